@@ -1,0 +1,557 @@
+"""compile(source, arch) -> Module: HIP source to AMDGPU code objects, cached and inspected.
+
+One clang run per target builds the code object and prints LLVM's own resource/occupancy remark
+(``-Rpass-analysis=kernel-resource-usage``); one ``-ast-dump=json`` run, concurrent with it, names
+each kernel argument and its C type (the code-object metadata alone cannot tell int from float).
+Results live in a content-addressed on-disk cache (atomic directory renames, so two notebooks
+may compile at once) plus an in-process memo.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import pickle
+import re
+import shutil
+import subprocess
+import tempfile
+import threading
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from functools import cache, cached_property
+from pathlib import Path
+from typing import Any
+
+from . import toolchain as _tc
+from .codeobject import (
+    HiddenArg,
+    KernelArg,
+    KernelInfo,
+    read_kernels,
+    resources_of,
+)
+
+INCLUDE_DIR = Path(__file__).parent / "include"
+CACHE_FORMAT = 3  # bump when the cached pickle's shape changes
+DEFAULT_FILENAME = "cell"
+
+
+class CompileError(Exception):
+    """clang rejected the source; ``diagnostics`` cite the user's own line numbers."""
+
+    def __init__(self, message: str, diagnostics: Sequence[Diagnostic] = (), arch: str = ""):
+        super().__init__(message)
+        self.diagnostics = tuple(diagnostics)
+        self.arch = arch
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    """One clang diagnostic: where (file as the user knows it, line, column) and what."""
+
+    file: str
+    line: int
+    column: int
+    severity: str  # "error", "warning", "note"
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.column}: {self.severity}: {self.message}"
+
+
+@dataclass
+class CodeObject:
+    """One compiled code object (one arch) and the kernels in it."""
+
+    arch: str
+    path: Path
+    kernels: dict[str, KernelInfo]
+    command: tuple[str, ...]
+    compile_seconds: float
+    from_cache: bool = False
+    warnings: tuple[Diagnostic, ...] = ()
+    _listing_text: str | None = field(default=None, repr=False)
+
+    @cached_property
+    def elf(self) -> bytes:
+        return self.path.read_bytes()
+
+    def kernel(self, name: str) -> KernelInfo:
+        """A kernel by Python name, ELF symbol or source name, with a helpful error."""
+        if name in self.kernels:
+            return self.kernels[name]
+        for k in self.kernels.values():
+            if name in (k.symbol, k.metadata.get("source_name")):
+                return k
+        known = ", ".join(self.kernels) or "none"
+        raise KeyError(f"no kernel {name!r} in the {self.arch} code object (kernels: {known})")
+
+    def disassembly(self) -> str:
+        """The llvm-objdump listing (with source lines) of the whole code object, cached."""
+        if self._listing_text is None:
+            cached = self.path.with_name("listing.txt")
+            if cached.exists():
+                self._listing_text = cached.read_text()
+            else:
+                tc = _tc.find_toolchain()
+                out = subprocess.run(
+                    [tc.tool("llvm-objdump"), "-d", "-l", f"--mcpu={self.arch}", str(self.path)],
+                    capture_output=True, text=True, check=True,
+                )
+                self._listing_text = out.stdout
+                _atomic_write(cached, out.stdout.encode())
+        return self._listing_text
+
+    def listing(self, kernel: str):
+        """The parsed ISA listing of one kernel (``workbench.isa.Listing``)."""
+        from .isa import parse_listing
+
+        info = self.kernel(kernel)
+        return parse_listing(self.disassembly(), info.symbol)
+
+
+@dataclass
+class Module:
+    """The result of one compile(): a code object per requested arch."""
+
+    source: str
+    archs: tuple[str, ...]
+    objects: dict[str, CodeObject]
+    options: tuple[str, ...] = ()
+
+    def __getitem__(self, arch: str) -> CodeObject:
+        from .arch import get as get_arch
+
+        name = get_arch(arch).name
+        if name not in self.objects:
+            raise KeyError(f"module was compiled for {', '.join(self.archs)}, not {name}")
+        return self.objects[name]
+
+    @property
+    def kernels(self) -> dict[str, KernelInfo]:
+        """Kernels of the first arch, by Python name."""
+        return self.objects[self.archs[0]].kernels
+
+    @property
+    def compile_seconds(self) -> float:
+        return max(co.compile_seconds for co in self.objects.values())
+
+    @property
+    def from_cache(self) -> bool:
+        return all(co.from_cache for co in self.objects.values())
+
+
+# ---------------------------------------------------------------------------------------------
+# public entry point
+
+
+def compile(
+    source: str,
+    arch: str | Sequence[str] = "gfx942",
+    options: Sequence[str] = (),
+    *,
+    defines: Mapping[str, str | int | None] | None = None,
+    include_dirs: Sequence[str | os.PathLike] = (),
+    opt_level: int | str = 3,
+    filename: str = DEFAULT_FILENAME,
+    first_line: int = 1,
+    cache: bool = True,
+) -> Module:
+    """Compile HIP device source for one or several AMD targets.
+
+    ``filename``/``first_line`` name the source in diagnostics and in the ISA's source lines
+    (a notebook passes the cell's line of its first body line). ``options`` go to clang as-is.
+    """
+    from .arch import get as get_arch
+
+    archs = (arch,) if isinstance(arch, str) else tuple(arch)
+    if not archs:
+        raise ValueError("compile() needs at least one arch")
+    names = tuple(dict.fromkeys(get_arch(a).name for a in archs))  # validates, dedups
+    tc = _tc.find_toolchain()
+    for a in names:
+        if tc.offload_archs and not tc.supports(a):
+            raise CompileError(
+                f"clang {tc.clang_version} at {tc.bin_dir} cannot build {a}"
+                + (" (gfx950 needs LLVM >= 20, e.g. ROCm's clang)" if a == "gfx950" else ""),
+                arch=a,
+            )
+    flags = _flags(tc, options, defines or {}, include_dirs, opt_level)
+    text = f'#line {int(first_line)} "{filename}"\n{source}'
+    mod = Module(source=source, archs=names, objects={}, options=tuple(options))
+    todo = []
+    for a in names:
+        key = _key(tc, text, a, flags)
+        hit = _lookup(key) if cache else None
+        if hit is not None:
+            mod.objects[a] = hit
+        else:
+            todo.append((a, key))
+    if todo:
+        for a, co in _build(tc, text, filename, todo, flags, cache).items():
+            mod.objects[a] = co
+    return mod
+
+
+# ---------------------------------------------------------------------------------------------
+# flags and cache keys
+
+
+def _flags(tc, options, defines, include_dirs, opt_level) -> tuple[str, ...]:
+    f = [f"-O{opt_level}", "-gline-tables-only", "-Rpass-analysis=kernel-resource-usage"]
+    if tc.rocm_path is not None:
+        f += [f"--rocm-path={tc.rocm_path}", "-include", "hip/hip_runtime.h"]
+    else:
+        f += ["-nogpuinc", "-nogpulib", "-isystem", str(INCLUDE_DIR), "-include",
+              "hip/hip_runtime.h"]
+    for k, v in defines.items():
+        f.append(f"-D{k}" if v is None else f"-D{k}={v}")
+    for d in include_dirs:
+        f += ["-I", str(Path(d).resolve())]
+    f += list(options)
+    return tuple(f)
+
+
+@cache
+def _prelude_hash() -> str:
+    h = hashlib.sha256()
+    for p in sorted(INCLUDE_DIR.rglob("*")):
+        if p.is_file():
+            h.update(str(p.relative_to(INCLUDE_DIR)).encode())
+            h.update(p.read_bytes())
+    return h.hexdigest()
+
+
+def _key(tc, text: str, arch: str, flags: Sequence[str]) -> str:
+    h = hashlib.sha256()
+    for part in (str(CACHE_FORMAT), tc.identity, _prelude_hash(), arch, "\0".join(flags), text):
+        h.update(part.encode())
+        h.update(b"\0")
+    return h.hexdigest()
+
+
+def cache_dir() -> Path:
+    """Where compiled code objects are kept: ``HIPWB_CACHE_DIR`` or ``~/.cache/hipwb``."""
+    env = os.environ.get("HIPWB_CACHE_DIR")
+    base = Path(env) if env else Path.home() / ".cache" / "hipwb"
+    return base / "objects"
+
+
+_memo: dict[str, tuple[CodeObject, tuple]] = {}
+_memo_lock = threading.Lock()
+
+
+def _deps_fresh(deps: Sequence[tuple[str, int, int, str]]) -> bool:
+    """Whether every header the compile read is unchanged (stat first, hash on doubt)."""
+    for path, size, mtime, digest in deps:
+        try:
+            st = os.stat(path)
+        except OSError:
+            return False
+        if st.st_size == size and st.st_mtime_ns == mtime:
+            continue
+        if st.st_size != size or _sha(path) != digest:
+            return False
+    return True
+
+
+def _sha(path: str) -> str:
+    with open(path, "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()
+
+
+def _lookup(key: str) -> CodeObject | None:
+    with _memo_lock:
+        m = _memo.get(key)
+    if m is not None and _deps_fresh(m[1]):
+        co = replace(m[0], from_cache=True)
+        return co
+    entry = cache_dir() / key[:2] / key
+    try:
+        with open(entry / "info.pickle", "rb") as f:
+            saved = pickle.load(f)
+    except (OSError, EOFError, pickle.UnpicklingError, AttributeError, ImportError):
+        return None
+    if saved.get("format") != CACHE_FORMAT or not _deps_fresh(saved["deps"]):
+        return None
+    co = CodeObject(
+        arch=saved["arch"], path=entry / "code.hsaco", kernels=saved["kernels"],
+        command=tuple(saved["command"]), compile_seconds=saved["compile_seconds"],
+        from_cache=True, warnings=tuple(saved["warnings"]),
+    )
+    with _memo_lock:
+        _memo[key] = (co, saved["deps"])
+    return co
+
+
+def clear_cache(memory_only: bool = False) -> None:
+    """Forget compiled objects: the in-process memo, and unless memory_only the disk cache."""
+    with _memo_lock:
+        _memo.clear()
+    if not memory_only:
+        shutil.rmtree(cache_dir(), ignore_errors=True)
+
+
+def _atomic_write(path: Path, data: bytes) -> None:
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
+    with os.fdopen(fd, "wb") as f:
+        f.write(data)
+    os.replace(tmp, path)
+
+
+# ---------------------------------------------------------------------------------------------
+# building
+
+
+def _build(tc, text: str, filename: str, todo, flags, use_cache: bool) -> dict[str, CodeObject]:
+    """Compile for every (arch, key) in todo concurrently, plus one AST dump for arg types."""
+    root = cache_dir()
+    root.mkdir(parents=True, exist_ok=True)
+    work = Path(tempfile.mkdtemp(prefix=".build-", dir=root))
+    try:
+        src = work / f"{_safe(filename)}.hip"
+        src.write_text(text)
+        t0 = time.perf_counter()
+        procs = {}
+        for arch, _key_ in todo:
+            out = work / arch
+            out.mkdir()
+            cmd = [tc.clang, "-x", "hip", f"--offload-arch={arch}", "--offload-device-only",
+                   "--no-gpu-bundle-output", *flags, "-MD", "-MF", str(out / "deps.d"),
+                   "-o", str(out / "code.hsaco"), str(src)]
+            procs[arch] = (cmd, subprocess.Popen(cmd, stdout=subprocess.PIPE,
+                                                 stderr=subprocess.PIPE, text=True, cwd=work))
+        ast_cmd = [tc.clang, "-x", "hip", f"--offload-arch={todo[0][0]}", "--offload-device-only",
+                   *[f for f in flags if not f.startswith("-R")], "-fsyntax-only",
+                   "-Xclang", "-ast-dump=json", str(src)]
+        ast_proc = subprocess.Popen(ast_cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                    cwd=work)
+        results = {arch: (cmd, *p.communicate()) for arch, (cmd, p) in procs.items()}
+        ast_out, _ = ast_proc.communicate()
+        elapsed = time.perf_counter() - t0
+        for arch, (cmd, _out, err) in results.items():
+            if procs[arch][1].returncode != 0:
+                diags = parse_diagnostics(err, src, filename)
+                raise CompileError(_error_message(arch, diags, err, src, filename), diags, arch)
+        params = _kernel_params(ast_out) if ast_proc.returncode == 0 else {}
+        built = {}
+        for arch, key in todo:
+            cmd, _out, err = results[arch]
+            out = work / arch
+            deps = _read_deps(out / "deps.d", src)
+            remarks = _parse_remarks(err)
+            kernels = _kernels(out / "code.hsaco", arch, params, remarks)
+            warnings = tuple(d for d in parse_diagnostics(err, src, filename)
+                             if d.severity == "warning")
+            display_cmd = tuple(c.replace(str(work), "$WORK") for c in cmd)
+            co = CodeObject(arch=arch, path=out / "code.hsaco", kernels=kernels,
+                            command=display_cmd, compile_seconds=elapsed, warnings=warnings)
+            if use_cache:
+                co.path = _store(root, key, out, co, deps)
+                with _memo_lock:
+                    _memo[key] = (co, deps)
+            else:
+                keep = Path(tempfile.mkdtemp(prefix="hipwb-"))
+                shutil.copy(out / "code.hsaco", keep / "code.hsaco")
+                co.path = keep / "code.hsaco"
+            built[arch] = co
+        return built
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def _safe(name: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.-]", "_", name) or DEFAULT_FILENAME
+
+
+def _store(root: Path, key: str, out: Path, co: CodeObject, deps) -> Path:
+    """Move a build into the cache as one atomic directory rename; return the code path."""
+    final = root / key[:2] / key
+    final.parent.mkdir(parents=True, exist_ok=True)
+    info = {
+        "format": CACHE_FORMAT, "arch": co.arch, "kernels": co.kernels, "deps": deps,
+        "command": co.command, "compile_seconds": co.compile_seconds,
+        "warnings": co.warnings,
+    }
+    (out / "info.pickle").write_bytes(pickle.dumps(info))
+    (out / "deps.d").unlink(missing_ok=True)
+    try:
+        os.rename(out, final)
+    except OSError:
+        # Another process stored the same key first; its entry is equivalent.
+        if not (final / "info.pickle").exists():
+            raise
+    return final / "code.hsaco"
+
+
+def _read_deps(path: Path, src: Path) -> tuple[tuple[str, int, int, str], ...]:
+    """Headers the compile read (from clang -MD), except the source and hipwb's own prelude."""
+    try:
+        raw = path.read_text()
+    except OSError:
+        return ()
+    body = raw.split(":", 1)[1] if ":" in raw else ""
+    files = body.replace("\\\n", " ").split()
+    prelude = str(INCLUDE_DIR)
+    out = []
+    for f in files:
+        p = os.path.abspath(os.path.join(src.parent, f))
+        if p == str(src) or p.startswith(prelude):
+            continue
+        st = os.stat(p)
+        out.append((p, st.st_size, st.st_mtime_ns, _sha(p)))
+    return tuple(out)
+
+
+# ---------------------------------------------------------------------------------------------
+# reading clang's output
+
+_DIAG_RE = re.compile(r"^(?P<file>[^\s:][^:]*):(?P<line>\d+):(?P<col>\d+): "
+                      r"(?P<sev>error|warning|note|fatal error): (?P<msg>.*)$")
+
+
+def parse_diagnostics(stderr: str, src: Path, filename: str) -> list[Diagnostic]:
+    """clang's error/warning/note lines, with the temporary path shown as the user's name."""
+    out = []
+    for line in stderr.splitlines():
+        m = _DIAG_RE.match(line)
+        if not m or "[-Rpass-analysis" in line:
+            continue
+        file = m["file"]
+        if file in (str(src), src.name):
+            file = filename
+        out.append(Diagnostic(Path(file).name if file.startswith(str(INCLUDE_DIR)) else file,
+                              int(m["line"]), int(m["col"]), m["sev"], m["msg"]))
+    return out
+
+
+def _error_message(arch: str, diags, stderr: str, src: Path, filename: str) -> str:
+    lines = [ln for ln in stderr.splitlines() if "[-Rpass-analysis" not in ln]
+    text = "\n".join(lines).replace(str(src), filename).replace(str(INCLUDE_DIR) + "/", "")
+    text = re.sub(r"^\s*\d+ \| .*\n?", lambda m: m.group(0), text, flags=re.M)
+    errors = [d for d in diags if d.severity in ("error", "fatal error")]
+    head = (f"{filename} line {errors[0].line}: {errors[0].message}" if errors
+            else "compilation failed")
+    return f"{head}  [{arch}]\n{text.strip()}"
+
+
+_REMARK_RE = re.compile(r"remark: \s*(?P<key>[^:]+?): (?P<val>\S+) \[-Rpass-analysis")
+
+
+def _parse_remarks(stderr: str) -> dict[str, dict[str, str]]:
+    """LLVM's kernel-resource-usage remark, per function: {"Occupancy [waves/SIMD]": "8", ...}."""
+    out: dict[str, dict[str, str]] = {}
+    current = None
+    for line in stderr.splitlines():
+        m = _REMARK_RE.search(line)
+        if not m:
+            continue
+        key, val = m["key"].strip(), m["val"]
+        if key == "Function Name":
+            current = out.setdefault(val, {})
+        elif current is not None:
+            current[key] = val
+    return out
+
+
+def _kernel_params(ast_json: bytes) -> dict[str, dict[str, Any]]:
+    """Per kernel (by mangled and plain name): parameter names and C types from clang's AST."""
+    try:
+        root = json.loads(ast_json)
+    except ValueError:
+        return {}
+    out: dict[str, dict[str, Any]] = {}
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        inner = node.get("inner") or ()
+        if node.get("kind") == "FunctionDecl" and any(
+            c.get("kind") == "CUDAGlobalAttr" for c in inner
+        ):
+            params = [
+                (c.get("name", f"arg{i}"), c["type"].get("qualType", ""),
+                 c["type"].get("desugaredQualType", c["type"].get("qualType", "")))
+                for i, c in enumerate(x for x in inner if x.get("kind") == "ParmVarDecl")
+            ]
+            rec = {"name": node.get("name", ""), "params": params}
+            if node.get("mangledName"):
+                out[node["mangledName"]] = rec
+            out.setdefault(node.get("name", ""), rec)
+        else:
+            stack.extend(inner)
+    return out
+
+
+_QUALS = ("const", "volatile", "__restrict", "__restrict__", "restrict")
+
+
+def _pointee(ctype: str) -> tuple[str | None, bool]:
+    """(unqualified pointee type, is_const) for a pointer C type, else (None, False)."""
+    t = ctype.strip()
+    if not t.endswith("*") and not re.search(r"\*\s*(__restrict|const|volatile)\s*$", t):
+        return None, False
+    t = re.sub(r"\*\s*(?:__restrict|const|volatile|\s)*$", "", t).strip()
+    if "*" in t:  # pointer to pointer: pass through as an opaque 64-bit value
+        return t, False
+    words = t.split()
+    is_const = "const" in words
+    base = " ".join(w for w in words if w not in _QUALS)
+    return base, is_const
+
+
+def _python_names(raws, params) -> dict[str, str]:
+    """Symbol -> Python identifier: the source name, or for clashing template instances the
+    demangled name with its template arguments (``scale<float>`` -> ``scale_float``)."""
+    base = {}
+    for raw in raws:
+        ast = params.get(raw.symbol) or params.get(raw.meta[".name"]) or {}
+        base[raw.symbol] = ast.get("name") or raw.symbol
+    clash = [s for s in base if list(base.values()).count(base[s]) > 1]
+    if clash:
+        tc = _tc.find_toolchain()
+        out = subprocess.run([tc.tool("llvm-cxxfilt")], input="\n".join(clash),
+                             capture_output=True, text=True)
+        for sym, dem in zip(clash, out.stdout.splitlines()):
+            m = re.search(r"([\w:]+<.*>)\s*\(", dem)
+            base[sym] = m.group(1) if m else sym
+    return {s: re.sub(r"_+", "_", re.sub(r"\W", "_", n)).strip("_") or "kernel"
+            for s, n in base.items()}
+
+
+def _kernels(path: Path, arch: str, params, remarks) -> dict[str, KernelInfo]:
+    _meta, raws = read_kernels(path.read_bytes())
+    kernels: dict[str, KernelInfo] = {}
+    pynames = _python_names(raws, params)
+    for raw in raws:
+        m = raw.meta
+        ast = params.get(raw.symbol) or params.get(m[".name"]) or {"name": "", "params": []}
+        explicit = [a for a in m.get(".args", []) if not a[".value_kind"].startswith("hidden_")]
+        hidden = tuple(HiddenArg(a[".value_kind"], a[".offset"], a[".size"])
+                       for a in m.get(".args", []) if a[".value_kind"].startswith("hidden_"))
+        args = []
+        for i, a in enumerate(explicit):
+            pname, ctype, canon = (ast["params"][i] if i < len(ast["params"])
+                                   else (a.get(".name", f"arg{i}"), "", ""))
+            pointee, is_const = _pointee(canon or ctype)
+            args.append(KernelArg(
+                name=pname or a.get(".name", f"arg{i}"), ctype=ctype or canon, offset=a[".offset"],
+                size=a[".size"], kind=a[".value_kind"], pointee=pointee,
+                is_const=is_const or bool(a.get(".is_const", False)),
+            ))
+        rem = remarks.get(raw.symbol) or remarks.get(m[".name"]) or {}
+        occ = rem.get("Occupancy [waves/SIMD]")
+        reqd = m.get(".reqd_workgroup_size")
+        pyname = pynames[raw.symbol]
+        kernels[pyname] = KernelInfo(
+            name=pyname, symbol=raw.symbol, arch=arch, args=tuple(args), hidden_args=hidden,
+            kernarg_size=int(m.get(".kernarg_segment_size", 0)),
+            kernarg_align=int(m.get(".kernarg_segment_align", 8)),
+            resources=resources_of(m), descriptor=raw.descriptor, entry=raw.entry,
+            code_size=raw.code_size, llvm_occupancy=int(occ) if occ and occ.isdigit() else None,
+            reqd_workgroup_size=tuple(reqd) if reqd else None,
+            metadata={**m, "source_name": ast["name"], "remark": rem},
+        )
+    return kernels

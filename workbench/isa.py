@@ -1,0 +1,204 @@
+"""Parse llvm-objdump listings of AMDGPU code into Instructions: the ISA view and the emulator's input.
+
+One parser, shared: the ISA widget shows these records and the emulator decodes them, so both
+always agree on what an instruction is. The listing comes from the same pinned LLVM that built
+the code object (``llvm-objdump -d -l``), and each line carries its encoding words.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+
+_HEADER_RE = re.compile(r"^[0-9a-fA-F]+ <(?P<sym>[^>]+)>:\s*$")
+_INSN_RE = re.compile(
+    r"^\s+(?P<asm>\S.*?)\s*//\s*(?P<addr>[0-9A-Fa-f]+):\s*(?P<words>(?:[0-9A-Fa-f]{8}\s*)+)"
+    r"(?:<(?P<target>[^>]+)>)?\s*$"
+)
+_LINE_RE = re.compile(r"^; (?P<file>.+):(?P<line>\d+)(?::\d+)?\s*$")
+
+
+@dataclass(frozen=True)
+class Instruction:
+    """One machine instruction: address, mnemonic, operands, encoding words and source line."""
+
+    addr: int
+    mnemonic: str
+    operands: tuple[str, ...]  # register/immediate operands, then modifiers (offset:16, glc, ...)
+    words: tuple[int, ...]
+    source_line: int | None
+    text: str
+    source_file: str | None = None
+    n_regs: int = 0  # how many leading entries of `operands` are operands (the rest are modifiers)
+    target: str | None = None  # branch target label printed by objdump, e.g. "add+0x78"
+
+    @property
+    def size(self) -> int:
+        """Encoding length in bytes."""
+        return 4 * len(self.words)
+
+    @property
+    def regs(self) -> tuple[str, ...]:
+        return self.operands[: self.n_regs]
+
+    @property
+    def modifiers(self) -> tuple[str, ...]:
+        return self.operands[self.n_regs :]
+
+    @property
+    def category(self) -> str:
+        return category(self.mnemonic)
+
+
+@dataclass
+class Listing:
+    """The instructions of one kernel, in address order."""
+
+    symbol: str
+    instructions: list[Instruction] = field(default_factory=list)
+
+    def __len__(self) -> int:
+        return len(self.instructions)
+
+    def __iter__(self):
+        return iter(self.instructions)
+
+    def __getitem__(self, i):
+        return self.instructions[i]
+
+    def at(self, addr: int) -> Instruction:
+        """The instruction starting at this address."""
+        for ins in self.instructions:
+            if ins.addr == addr:
+                return ins
+        raise KeyError(f"no instruction at {addr:#x} in {self.symbol}")
+
+    def mix(self, by: str = "category") -> Counter:
+        """Static instruction counts, by category (default) or by mnemonic."""
+        key = category if by == "category" else (lambda m: m)
+        return Counter(key(i.mnemonic) for i in self.instructions)
+
+    def text(self, source: str | None = None, with_addresses: bool = False) -> str:
+        """A plain listing; with ``source`` the user's source line is printed above its code."""
+        lines = source.splitlines() if source is not None else None
+        out, last = [], None
+        for ins in self.instructions:
+            if ins.source_line is not None and ins.source_line != last:
+                last = ins.source_line
+                src = ""
+                if lines is not None and 0 < ins.source_line <= len(lines):
+                    src = "  " + lines[ins.source_line - 1].strip()
+                out.append(f"; line {ins.source_line}:{src}")
+            prefix = f"{ins.addr:6x}  " if with_addresses else "    "
+            out.append(prefix + ins.text)
+        return "\n".join(out)
+
+
+def _split_top(s: str, seps: str) -> list[str]:
+    """Split on characters in seps that are outside (), [] brackets."""
+    out, depth, cur = [], 0, []
+    for ch in s:
+        if ch in "([":
+            depth += 1
+        elif ch in ")]":
+            depth -= 1
+        if ch in seps and depth == 0:
+            out.append("".join(cur))
+            cur = []
+        else:
+            cur.append(ch)
+    out.append("".join(cur))
+    return [p.strip() for p in out if p.strip()]
+
+
+def parse_operands(rest: str) -> tuple[tuple[str, ...], int]:
+    """(operands + trailing modifiers, number of real operands) from the text after a mnemonic."""
+    parts = _split_top(rest, ",")
+    if not parts:
+        return (), 0
+    if len(parts) == 1:
+        toks = _split_top(parts[0], " \t")
+        # With a single comma-free group, tokens with ':' are modifiers (offset:8, vmcnt style
+        # counters are written vmcnt(0) and count as operands of s_waitcnt).
+        ops = [t for t in toks if ":" not in t or t.startswith(("[", "-["))]
+        mods = [t for t in toks if t not in ops]
+        return tuple(ops + mods), len(ops)
+    last = _split_top(parts[-1], " \t")
+    ops = parts[:-1] + last[:1]
+    return tuple(ops + last[1:]), len(ops)
+
+
+def parse_listing(text: str, symbol: str, filename: str | None = None) -> Listing:
+    """The instructions of ``symbol`` from an ``llvm-objdump -d -l`` listing.
+
+    ``source_line`` is set only for lines of the user's file (``filename``, or any file that is
+    not a header when filename is None); lines inside inlined headers keep ``source_file``.
+    """
+    listing = Listing(symbol)
+    inside = False
+    cur_file: str | None = None
+    cur_line: int | None = None
+    for raw in text.splitlines():
+        h = _HEADER_RE.match(raw)
+        if h:
+            if inside:
+                break
+            inside = h["sym"] == symbol
+            continue
+        if not inside:
+            continue
+        lm = _LINE_RE.match(raw)
+        if lm:
+            cur_file, cur_line = lm["file"], int(lm["line"])
+            continue
+        m = _INSN_RE.match(raw)
+        if not m:
+            continue
+        asm = m["asm"].strip()
+        mnemonic, _, rest = asm.partition(" ")
+        ops, n = parse_operands(rest)
+        user = cur_file is not None and _is_user_file(cur_file, filename)
+        listing.instructions.append(Instruction(
+            addr=int(m["addr"], 16), mnemonic=mnemonic, operands=ops,
+            words=tuple(int(w, 16) for w in m["words"].split()),
+            source_line=cur_line if user else None, text=asm,
+            source_file=cur_file.rsplit("/", 1)[-1] if cur_file else None, n_regs=n,
+            target=m["target"],
+        ))
+    if not listing.instructions:
+        raise KeyError(f"symbol {symbol!r} not found in the listing")
+    # Drop the s_nop padding the assembler puts after the final s_endpgm (code alignment).
+    ins = listing.instructions
+    last = max(i for i, x in enumerate(ins) if x.mnemonic != "s_nop") if any(
+        x.mnemonic != "s_nop" for x in ins) else len(ins) - 1
+    if ins[last].mnemonic == "s_endpgm":
+        del ins[last + 1 :]
+    return listing
+
+
+def _is_user_file(path: str, filename: str | None) -> bool:
+    base = path.rsplit("/", 1)[-1]
+    if filename is not None:
+        return base == filename
+    return not base.endswith((".h", ".hpp", ".cuh", ".inc"))
+
+
+# Instruction categories, by mnemonic prefix (AMD CDNA3 ISA guide, "Instruction Set" chapters).
+_CATEGORIES = (
+    ("v_mfma", "MFMA"), ("v_smfmac", "MFMA"), ("v_wmma", "WMMA"), ("v_swmmac", "WMMA"),
+    ("v_accvgpr", "VALU"), ("s_waitcnt", "waitcnt"), ("s_barrier", "barrier"),
+    ("s_branch", "branch"), ("s_cbranch", "branch"), ("s_setpc", "branch"),
+    ("s_swappc", "branch"), ("s_endpgm", "control"), ("s_nop", "control"),
+    ("s_sleep", "control"), ("s_setprio", "control"), ("s_load", "SMEM"), ("s_store", "SMEM"),
+    ("s_buffer", "SMEM"), ("s_", "SALU"), ("v_", "VALU"), ("ds_", "LDS"), ("global_", "VMEM"),
+    ("buffer_", "VMEM"), ("flat_", "VMEM"), ("scratch_", "scratch"),
+)
+
+
+def category(mnemonic: str) -> str:
+    """A coarse unit name for a mnemonic: SALU, VALU, SMEM, VMEM, LDS, MFMA, branch, ..."""
+    for prefix, cat in _CATEGORIES:
+        if mnemonic.startswith(prefix):
+            return cat
+    return "other"

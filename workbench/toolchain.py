@@ -1,0 +1,158 @@
+"""Find and describe the LLVM toolchain that builds AMD GPU code objects.
+
+Search order (DESIGN.md "Key decisions"): ``HIPWB_LLVM_DIR``, ROCm's LLVM
+(``$ROCM_PATH/llvm/bin``, ``/opt/rocm/llvm/bin``), ``/usr/lib/llvm-{20,19}/bin``, then PATH.
+A directory is accepted only when it holds clang >= 19 (the first release that knows every
+target we list except gfx950, which needs >= 20), ld.lld, llvm-objdump and llvm-readelf.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import re
+import shutil
+import subprocess
+from dataclasses import dataclass, field
+from pathlib import Path
+
+MIN_CLANG_MAJOR = 19
+TOOLS = ("clang", "ld.lld", "llvm-objdump", "llvm-readelf")
+# Debian/Ubuntu package names that provide TOOLS (clang-19, lld-19, llvm-19 are enough to build
+# gfx90a/gfx942/gfx1030/gfx1100/gfx1102/gfx1201 code objects; DESIGN.md).
+APT_PACKAGES = ("clang-19", "lld-19", "llvm-19")
+
+
+class ToolchainError(RuntimeError):
+    """No usable LLVM with the AMDGPU target was found; the message says how to install one."""
+
+
+@dataclass(frozen=True)
+class Toolchain:
+    """Paths and identity of one LLVM installation able to build AMDGPU code objects."""
+
+    bin_dir: Path
+    clang_version: str
+    clang_major: int
+    source: str  # which search rule found it: "HIPWB_LLVM_DIR", "ROCm", "system", "PATH"
+    rocm_path: Path | None = None
+    offload_archs: tuple[str, ...] = field(default=(), compare=False)
+
+    def tool(self, name: str) -> str:
+        """Absolute path of one of clang, ld.lld, llvm-objdump, llvm-readelf."""
+        return str(self.bin_dir / name)
+
+    @property
+    def clang(self) -> str:
+        return self.tool("clang")
+
+    @property
+    def identity(self) -> str:
+        """A string that changes whenever the compiler would produce different code."""
+        return f"{self.bin_dir}|{self.clang_version}|rocm={self.rocm_path}"
+
+    def supports(self, arch: str) -> bool:
+        """Whether this clang accepts ``--offload-arch=arch`` (gfx950 needs LLVM >= 20)."""
+        return arch.split(":")[0] in self.offload_archs
+
+
+def install_hint(problem: str) -> str:
+    """The exact commands that fix a missing or too-old toolchain."""
+    sudo = "" if os.geteuid() == 0 else "sudo "
+    return (
+        f"{problem}\n"
+        "hipwb needs LLVM's clang >= 19 with the AMDGPU target, plus ld.lld, llvm-objdump and "
+        "llvm-readelf.\nInstall them (Debian/Ubuntu):\n"
+        f"    {sudo}apt-get update && {sudo}apt-get install -y {' '.join(APT_PACKAGES)}\n"
+        "or point HIPWB_LLVM_DIR at a bin/ folder that has them (e.g. /opt/rocm/llvm/bin), "
+        "then run `hipwb doctor`."
+    )
+
+
+def _candidates() -> list[tuple[Path, str]]:
+    out: list[tuple[Path, str]] = []
+    env = os.environ.get("HIPWB_LLVM_DIR")
+    if env:
+        # An explicit choice is final: never fall back silently past it.
+        return [(Path(env), "HIPWB_LLVM_DIR")]
+    rocm = rocm_path()
+    if rocm is not None:
+        out.append((rocm / "llvm" / "bin", "ROCm"))
+    for major in (20, 19):
+        out.append((Path(f"/usr/lib/llvm-{major}/bin"), "system"))
+    clang = shutil.which("clang")
+    if clang:
+        out.append((Path(clang).resolve().parent, "PATH"))
+    return out
+
+
+def rocm_path() -> Path | None:
+    """ROCm installation root from ``ROCM_PATH`` or ``/opt/rocm``, if it has HIP headers."""
+    for cand in (os.environ.get("ROCM_PATH"), "/opt/rocm"):
+        if cand and (Path(cand) / "include" / "hip" / "hip_runtime.h").exists():
+            return Path(cand)
+    return None
+
+
+_VERSION_RE = re.compile(r"clang version (\d+)\.(\d+)\.(\d+)")
+
+
+def _probe(bin_dir: Path) -> tuple[str, int] | str:
+    """(version, major) of clang in bin_dir, or a reason why the folder is unusable."""
+    missing = [t for t in TOOLS if not (bin_dir / t).exists()]
+    if missing:
+        return f"{bin_dir}: missing {', '.join(missing)}"
+    try:
+        out = subprocess.run(
+            [str(bin_dir / "clang"), "--version"], capture_output=True, text=True, timeout=30
+        ).stdout
+    except (OSError, subprocess.TimeoutExpired) as e:
+        return f"{bin_dir}/clang does not run: {e}"
+    m = _VERSION_RE.search(out)
+    if not m:
+        return f"{bin_dir}/clang: cannot read its version from {out.strip()[:80]!r}"
+    major = int(m.group(1))
+    if major < MIN_CLANG_MAJOR:
+        return f"{bin_dir}/clang is version {m.group(0)[14:]}, hipwb needs >= {MIN_CLANG_MAJOR}"
+    return f"{m.group(1)}.{m.group(2)}.{m.group(3)}", major
+
+
+def _offload_archs(bin_dir: Path) -> tuple[str, ...]:
+    """The gfx targets this clang's AMDGPU backend knows (from ``llc``-style CPU listing)."""
+    try:
+        out = subprocess.run(
+            [str(bin_dir / "clang"), "--target=amdgcn-amd-amdhsa", "-nogpulib",
+             "--print-supported-cpus"],
+            capture_output=True, text=True, timeout=60,
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return ()
+    text = out.stdout + out.stderr
+    return tuple(sorted(set(re.findall(r"^\s*(gfx[0-9a-f]+)\s", text, re.M))))
+
+
+@functools.cache
+def find_toolchain() -> Toolchain:
+    """The first usable toolchain in DESIGN.md's search order, or ToolchainError with a hint."""
+    reasons = []
+    for bin_dir, source in _candidates():
+        probed = _probe(bin_dir)
+        if isinstance(probed, str):
+            reasons.append(probed)
+            continue
+        version, major = probed
+        return Toolchain(
+            bin_dir=bin_dir,
+            clang_version=version,
+            clang_major=major,
+            source=source,
+            rocm_path=rocm_path() if source == "ROCm" else None,
+            offload_archs=_offload_archs(bin_dir),
+        )
+    detail = "; ".join(reasons) if reasons else "no clang found on PATH or in /usr/lib/llvm-*"
+    raise ToolchainError(install_hint(f"No usable LLVM toolchain ({detail})."))
+
+
+def reset_cache() -> None:
+    """Forget the cached toolchain (after HIPWB_LLVM_DIR or PATH changed)."""
+    find_toolchain.cache_clear()
