@@ -1,0 +1,423 @@
+"""AMD GPU architecture registry: one frozen, sourced record per supported gfx target.
+
+Every number carries its source. Tags used in the comments:
+  FACTS §n   shared/reference/amd_hw_facts.md, section n (itself sourced from LLVM / ROCm docs)
+  BASEINFO   LLVM llvm/lib/Target/AMDGPU/Utils/AMDGPUBaseInfo.cpp, namespace IsaInfo (LLVM 19)
+  SUBTARGET  LLVM llvm/lib/Target/AMDGPU/AMDGPUSubtarget.cpp / GCNSubtarget.cpp (LLVM 19)
+  USAGE      LLVM llvm/docs/AMDGPUUsage.rst
+  ZIG        ziglang/zig lib/std/Target/amdgcn.zig (auto-generated mirror of LLVM CPU features)
+  SPECS      ROCm/rocm-docs docs/reference/gpu-specs.rst (AMD GPU specifications tables)
+  MI250DOC   ROCm docs conceptual/gpu-arch/mi250.md (per-GCD CUs, clock, FLOPS/clock/CU, bandwidth)
+  MI300DOC   ROCm docs conceptual/gpu-arch/mi300.md (FLOPS/clock/CU table, 5.3 TB/s)
+  MI350DOC   ROCm docs reference/gpu-arch/mi350.rst (via FACTS §6)
+  CALC       ROCm/amd_matrix_instruction_calculator (FLOPs per CU / WGP per clock, via FACTS §1-2)
+  READELF    measured: llvm-readelf -h of a code object built by LLVM 19 clang for the target
+  LLVM19     measured: clang 19 -Rpass-analysis=kernel-resource-usage occupancy remark
+[derived] marks arithmetic on sourced numbers; [3rd-party] marks non-AMD/non-LLVM sources.
+Peak numbers are dense (no sparsity) and use the clock in `clock_ghz`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+
+__all__ = ["ARCHS", "Arch", "PEAK_KEYS", "get", "normalize_name"]
+
+#: dtype keys of `Arch.peak_tflops` / `Arch.flops_per_cu_per_clock` (dense peaks).
+PEAK_KEYS = ("fp32_vector", "fp32_matrix", "fp16", "bf16", "fp8", "int8")
+
+
+def _frozen(d: Mapping) -> Mapping:
+    return MappingProxyType(dict(d))
+
+
+@dataclass(frozen=True)
+class Arch:
+    """Facts about one gfx target that kernels, occupancy and widgets rely on."""
+
+    name: str
+    family: str  # "cdna2" | "cdna3" | "cdna4" | "rdna2" | "rdna3" | "rdna3.5" | "rdna4"
+    product: str  # the product the peak/clock/bandwidth numbers describe
+    gfx_major: int  # 9, 10, 11, 12: GFX generation (rules in LLVM key off it)
+    wave_sizes: tuple[int, ...]
+    default_wave_size: int
+    simds_per_cu: int
+    cus_per_wgp: int | None  # RDNA groups 2 CUs into a work-group processor; None on CDNA
+    wgp_mode: bool  # HIP's default on gfx10+: a workgroup owns a whole WGP (4 SIMDs)
+    vgpr_file: tuple[tuple[int, int], ...]  # (wave size, VGPRs per SIMD lane-slot)
+    vgpr_granules: tuple[tuple[int, int], ...]  # (wave size, allocation granule)
+    max_vgprs_per_wave: int  # ArchVGPRs + AGPRs a wave can address
+    max_arch_vgprs: int
+    max_agprs: int
+    unified_vgpr_file: bool  # gfx90a+: AGPRs come from the same file as ArchVGPRs
+    max_waves_per_simd: int
+    sgprs_addressable: int
+    sgprs_per_simd: int | None
+    sgpr_granule: int
+    sgprs_limit_occupancy: bool
+    lds_bytes_per_cu: int
+    lds_bytes_per_wgp: int | None
+    lds_bytes_per_workgroup: int
+    lds_alloc_granule: int
+    lds_banks: int
+    lds_bank_width: int
+    max_workgroup_size: int
+    max_barriers_per_cu: int  # workgroups with >1 wave need a barrier slot (LLVM's limit)
+    cu_count: int | None
+    clock_ghz: float | None
+    memory_bandwidth_gbs: float | None
+    has_mfma: bool
+    has_wmma: bool
+    has_agprs: bool
+    has_packed_tid: bool
+    has_architected_flat_scratch: bool
+    has_fp8_fnuz: bool
+    has_ocp_fp8: bool
+    elf_mach: int  # EF_AMDGPU_MACH_* value in e_flags
+    flops_per_cu_per_clock: Mapping[str, int | None] = field(hash=False, repr=False)
+    peak_tflops: Mapping[str, float | None] = field(hash=False, repr=False)
+
+    @property
+    def wave_size(self) -> int:
+        """The wave size HIP compiles for by default on this target."""
+        return self.default_wave_size
+
+    def _check_wave(self, wave_size: int | None) -> int:
+        ws = self.default_wave_size if wave_size is None else wave_size
+        if ws not in self.wave_sizes:
+            raise ValueError(
+                f"wave_size={ws} is not supported on {self.name} "
+                f"(supported: {', '.join(map(str, self.wave_sizes))})"
+            )
+        return ws
+
+    def vgprs_per_simd(self, wave_size: int | None = None) -> int:
+        """VGPRs (per lane) in one SIMD's register file for waves of `wave_size`."""
+        return dict(self.vgpr_file)[self._check_wave(wave_size)]
+
+    def vgpr_granule(self, wave_size: int | None = None) -> int:
+        """VGPR allocation granule for waves of `wave_size`."""
+        return dict(self.vgpr_granules)[self._check_wave(wave_size)]
+
+    @property
+    def simds_per_workgroup_unit(self) -> int:
+        """SIMDs that the waves of one workgroup share: the CU (CDNA) or the WGP in WGP mode."""
+        if self.cus_per_wgp is not None and self.wgp_mode:
+            return self.simds_per_cu * self.cus_per_wgp
+        return self.simds_per_cu
+
+    @property
+    def lds_bytes_per_workgroup_unit(self) -> int:
+        """LDS shared by the workgroups resident on one CU (CDNA) or WGP (RDNA, WGP mode)."""
+        if self.lds_bytes_per_wgp is not None and self.wgp_mode:
+            return self.lds_bytes_per_wgp
+        return self.lds_bytes_per_cu
+
+    @property
+    def is_cdna(self) -> bool:
+        return self.family.startswith("cdna")
+
+    @property
+    def is_rdna(self) -> bool:
+        return self.family.startswith("rdna")
+
+
+# ---------------------------------------------------------------------------------------------
+# Shared rule values
+# ---------------------------------------------------------------------------------------------
+# CDNA2/3/4 (gfx90a-class, FeatureGFX90AInsts):
+_CDNA_COMMON = dict(
+    gfx_major=9,
+    wave_sizes=(64,),  # FACTS §4.1: wave size 64
+    default_wave_size=64,
+    simds_per_cu=4,  # FACTS §4.1 (4 SIMDs per CU); MI250DOC "four SIMD units"
+    cus_per_wgp=None,
+    wgp_mode=False,
+    vgpr_file=((64, 512),),  # BASEINFO getTotalNumVGPRs: 512 with GFX90A insts (FACTS §4.1)
+    vgpr_granules=((64, 8),),  # BASEINFO getVGPRAllocGranule: 8 with GFX90A insts
+    max_vgprs_per_wave=512,  # FACTS §4.1: 512 (<=256 ArchVGPR + AGPRs)
+    max_arch_vgprs=256,  # FACTS §4.1; USAGE ACCUM_OFFSET range 4..256 (FACTS §5.1)
+    max_agprs=256,  # FACTS §4.1 (512 total - 256 arch)
+    unified_vgpr_file=True,  # FACTS §4.1: ArchVGPR + AGPR unified; count = align(arch,4)+agpr
+    max_waves_per_simd=8,  # BASEINFO getMaxWavesPerEU: 8 with FeatureGFX90AInsts (FACTS §4.1)
+    sgprs_addressable=102,  # FACTS §4.1: 102 addressable on GFX8/9 (+VCC/FLAT_SCRATCH/XNACK)
+    sgprs_per_simd=800,  # FACTS §4.1: 800 per SIMD (BASEINFO getTotalNumSGPRs, VI+)
+    sgpr_granule=16,  # FACTS §4.1: granule 16 (BASEINFO getSGPRAllocGranule, VI+)
+    sgprs_limit_occupancy=True,  # FACTS §4.1: pre-GFX10 SGPR table still applies to gfx9
+    lds_bytes_per_wgp=None,
+    lds_bank_width=4,  # FACTS §3.1: 4-byte banks (RPC, CK-LDS)
+    max_workgroup_size=1024,  # FACTS §4.1: BASEINFO getMaxFlatWorkGroupSize 1024
+    max_barriers_per_cu=16,  # FACTS §4.1: BASEINFO getMaxWorkGroupsPerCU, MaxBarriers = 16
+    has_mfma=True,  # FACTS §1 (MFMA on CDNA2/3/4)
+    has_wmma=False,
+    has_agprs=True,  # FACTS §1.0: CDNA2/3 have AccVGPRs
+)
+
+# RDNA2/3/3.5/4 (GFX10.3+):
+_RDNA_COMMON = dict(
+    wave_sizes=(32, 64),  # FACTS §4.1: 32 (default) or 64; SPECS "32 or 64"
+    default_wave_size=32,
+    simds_per_cu=2,  # FACTS §4.1: 4 SIMDs per WGP = 2 per CU
+    cus_per_wgp=2,  # FACTS §4.1 (WGP = 2 CUs); SPECS RX 7900 XTX 96 CUs = 48 WGPs (FACTS §6)
+    wgp_mode=True,  # FACTS §3.1: WGP mode is the HIP default; BASEINFO getEUsPerCU = 4 then
+    max_vgprs_per_wave=256,  # FACTS §4.1
+    max_arch_vgprs=256,  # FACTS §4.1
+    max_agprs=0,  # no AccVGPRs on RDNA
+    unified_vgpr_file=False,
+    max_waves_per_simd=16,  # BASEINFO getMaxWavesPerEU: 16 with GFX10.3 insts (FACTS §4.1)
+    sgprs_addressable=106,  # FACTS §4.1: 106 addressable on GFX10+
+    sgprs_per_simd=None,  # GFX10+: 128 SGPRs always allocated per wave, no per-SIMD limit used
+    sgpr_granule=8,  # BASEINFO getSGPRAllocGranule: 8 on GFX10+
+    sgprs_limit_occupancy=False,  # FACTS §4.1: GFX10+ no SGPR occupancy limit
+    lds_bytes_per_cu=65536,  # FACTS §3.1: 64 KiB per CU (128 KiB per WGP)
+    lds_bytes_per_wgp=131072,  # FACTS §3.1 / SPECS "LDS 128 KiB"; LLVM19 uses it in WGP mode
+    lds_bytes_per_workgroup=65536,  # FACTS §3.1: max per workgroup stays 64 KiB
+    lds_alloc_granule=512,  # FACTS §3.1: USAGE GRANULATED_LDS_SIZE roundup(size/(128*4)) GFX7-12
+    lds_banks=32,  # FACTS §3.1: LLVM models 32 banks (ldsbankcount32); no AMD doc found
+    lds_bank_width=4,  # FACTS §3.1
+    max_workgroup_size=1024,  # FACTS §4.1: getMaxFlatWorkGroupSize 1024
+    max_barriers_per_cu=32,  # FACTS §4.1: MaxBarriers = 32 in gfx10+ WGP mode
+    has_mfma=False,
+    has_agprs=False,
+    has_packed_tid=True,  # FACTS §5.2: ZIG packed_tid on gfx11 and gfx12 (gfx1030 overridden)
+    has_architected_flat_scratch=True,  # FACTS §5.2: ZIG architected_flat_scratch gfx11/gfx12
+    has_fp8_fnuz=False,
+)
+
+
+def _peaks(cus: int | None, clock: float | None, per_clk: Mapping[str, int | None],
+           published: Mapping[str, float | None]) -> Mapping[str, float | None]:
+    """Peak TFLOPS per dtype: the published value where one exists, else CUs x clock x rate."""
+    out: dict[str, float | None] = {}
+    for key in PEAK_KEYS:
+        if published.get(key) is not None:
+            out[key] = published[key]
+        elif per_clk.get(key) is not None and cus is not None and clock is not None:
+            out[key] = round(cus * clock * per_clk[key] / 1000.0, 1)  # [derived]
+        else:
+            out[key] = None
+    return _frozen(out)
+
+
+def _make(**kw) -> Arch:
+    per_clk = kw.pop("flops_per_cu_per_clock")
+    published = kw.pop("published_tflops", {})
+    peaks = _peaks(kw["cu_count"], kw["clock_ghz"], per_clk, published)
+    return Arch(flops_per_cu_per_clock=_frozen({k: per_clk.get(k) for k in PEAK_KEYS}),
+                peak_tflops=peaks, **kw)
+
+
+_ARCH_LIST = [
+    # ----------------------------------------------------------------------------------- CDNA2
+    _make(
+        name="gfx90a",
+        family="cdna2",
+        # One GCD of an MI250 (each GCD is one HIP device): MI250DOC "The MI250 GCD has 104
+        # active CUs", "peak clock frequency of 1.7 GHz", "1.6 TB/sec per GCD".
+        product="MI250 (one GCD)",
+        cu_count=104,  # MI250DOC
+        clock_ghz=1.7,  # MI250DOC
+        memory_bandwidth_gbs=1600.0,  # MI250DOC: 1.6 TB/s per GCD
+        lds_bytes_per_cu=65536,  # FACTS §3.1: 64 KiB (SPECS MI250 row)
+        lds_bytes_per_workgroup=65536,  # FACTS §3.1
+        lds_alloc_granule=512,  # FACTS §3.1 (USAGE: 128 dwords)
+        lds_banks=32,  # FACTS §3.1 (RPC: 32 banks x 4 B)
+        has_packed_tid=True,  # FACTS §5.2: USAGE processor table lists gfx90a as packed TID
+        has_architected_flat_scratch=False,  # FACTS §5.2: only gfx942/gfx950/gfx11/gfx12
+        has_fp8_fnuz=False,  # FACTS §1.2: FP8 MFMAs start with CDNA3
+        has_ocp_fp8=False,
+        elf_mach=0x3F,  # FACTS §5.5; READELF: e_flags 0x53F = 0x3F | xnack/sramecc bits
+        # MI250DOC FLOPS/CLOCK/CU table (per CU, so valid per GCD):
+        flops_per_cu_per_clock={"fp32_vector": 128, "fp32_matrix": 256, "fp16": 1024,
+                                "bf16": 1024, "fp8": None, "int8": 1024},
+        # MI250DOC per-OAM peaks are for both GCDs (e.g. FP16 362.1 TF); one GCD is half
+        # [derived]: 104 x 1.7 GHz x FLOPS/clk/CU, computed by _peaks.
+        **_CDNA_COMMON,
+    ),
+    # ----------------------------------------------------------------------------------- CDNA3
+    _make(
+        name="gfx942",
+        family="cdna3",
+        product="MI300X",
+        cu_count=304,  # FACTS §6 / SPECS: 304 (38 per XCD)
+        clock_ghz=2.1,  # FACTS §6 [derived]: 1307.4 TF / (304 x 2048) = 2.1 GHz
+        memory_bandwidth_gbs=5300.0,  # MI300DOC: 5.3 TB/s
+        lds_bytes_per_cu=65536,  # FACTS §3.1
+        lds_bytes_per_workgroup=65536,  # FACTS §3.1
+        lds_alloc_granule=512,  # FACTS §3.1
+        lds_banks=32,  # FACTS §3.1 (RPC, ZIG ldsbankcount32)
+        has_packed_tid=True,  # FACTS §5.2 (ZIG packed_tid)
+        has_architected_flat_scratch=True,  # FACTS §5.2 (ZIG architected_flat_scratch)
+        has_fp8_fnuz=True,  # FACTS §1.2: gfx940/941/942 FP8 is FNUZ; no OCP FP8
+        has_ocp_fp8=False,
+        elf_mach=0x4C,  # FACTS §5.5; READELF: e_flags 0x54C
+        # MI300DOC FLOPS/CLOCK/CU: vector FP32 256, matrix FP32 256, FP16/BF16 2048,
+        # FP8/INT8 4096.
+        flops_per_cu_per_clock={"fp32_vector": 256, "fp32_matrix": 256, "fp16": 2048,
+                                "bf16": 2048, "fp8": 4096, "int8": 4096},
+        # MI300DOC peak column (TFLOPS / TOPS).
+        published_tflops={"fp32_vector": 163.4, "fp32_matrix": 163.4, "fp16": 1307.4,
+                          "bf16": 1307.4, "fp8": 2614.9, "int8": 2614.9},
+        **_CDNA_COMMON,
+    ),
+    # ----------------------------------------------------------------------------------- CDNA4
+    _make(
+        name="gfx950",
+        family="cdna4",
+        product="MI355X",
+        cu_count=256,  # FACTS §6 / SPECS: 256 (32 per XCD)
+        clock_ghz=2.4,  # FACTS §6: rocminfo max engine clock 2400 MHz (HK agent_info)
+        memory_bandwidth_gbs=8000.0,  # FACTS §6 (MI350DOC: HBM3E 8 TB/s)
+        lds_bytes_per_cu=163840,  # FACTS §3.1: 160 KiB (MI350DOC, ZIG addressable 163840)
+        lds_bytes_per_workgroup=163840,  # FACTS §3.1
+        lds_alloc_granule=1280,  # FACTS §3.1: USAGE GFX950 roundup(size/(320*4))
+        # FACTS §3.1: 64 banks measured for ds_read_b64/b128 (HK); LLVM and rocprof-compute
+        # still say 32 and ds_read_b96/ds_write_b64 behave as 32 -- the wide read path is 64.
+        lds_banks=64,
+        has_packed_tid=True,  # FACTS §5.2 (ZIG packed_tid)
+        has_architected_flat_scratch=True,  # FACTS §5.2
+        has_fp8_fnuz=False,  # FACTS §1.2: gfx950 uses OCP FP8 [3rd-party: Modular docs]
+        has_ocp_fp8=True,  # FACTS §1.2 / §1.3 (f8f6f4 format 0 = fp8 E4M3)
+        elf_mach=0x4F,  # FACTS §5.5 (ELFMACH); LLVM 19 cannot build gfx950 to measure
+        # [derived] from MI350DOC peaks (FACTS §6): bf16 2.5 PF = 256 x 2.4 x 4096,
+        # fp8/int8 5.0 = x 8192, FP32 157.3 TF = x 256.
+        flops_per_cu_per_clock={"fp32_vector": 256, "fp32_matrix": 256, "fp16": 4096,
+                                "bf16": 4096, "fp8": 8192, "int8": 8192},
+        # MI350DOC table via FACTS §6 (FP32 157.3 TF is given once, used for both).
+        published_tflops={"fp32_vector": 157.3, "fp32_matrix": 157.3, "fp16": 2500.0,
+                          "bf16": 2500.0, "fp8": 5000.0, "int8": 5000.0},
+        **_CDNA_COMMON,
+    ),
+    # ----------------------------------------------------------------------------------- RDNA2
+    _make(
+        name="gfx1030",
+        family="rdna2",
+        product="Radeon RX 6900 XT",
+        gfx_major=10,
+        cu_count=80,  # SPECS (2024 copy of gpu-arch-specs.rst): RX 6900 XT 80 CUs, gfx1030
+        clock_ghz=2.25,  # [3rd-party] AMD product table quoted by wccftech/hardforum: 2250 MHz
+        memory_bandwidth_gbs=512.0,  # [3rd-party] same sources: 256-bit GDDR6, 512 GB/s
+        # BASEINFO getTotalNumVGPRs: GFX10+ without allocate1_5xvgprs: 1024 (w32) / 512 (w64)
+        # (FACTS §4.1, same rule as gfx1102). Cross-check: SPECS VGPR file 256 KiB per CU =
+        # 2 SIMDs x 1024 x 32 lanes x 4 B [derived].
+        vgpr_file=((32, 1024), (64, 512)),
+        vgpr_granules=((32, 16), (64, 8)),  # BASEINFO getVGPRAllocGranule: GFX10.3+ 16 / 8
+        has_wmma=False,  # WMMA arrives with RDNA3 (FACTS §2)
+        has_ocp_fp8=False,
+        elf_mach=0x36,  # READELF: e_flags 0x36 for gfx1030
+        # [derived] 64 lanes x FMA = 128 FP32 FLOP/CU/clk; packed FP16 doubles it; checks
+        # with the [3rd-party] 23.04 TF FP32 for 80 CUs x 2.25 GHz. No bf16/fp8 math.
+        flops_per_cu_per_clock={"fp32_vector": 128, "fp32_matrix": None, "fp16": 256,
+                                "bf16": None, "fp8": None, "int8": None},
+        **{**_RDNA_COMMON,
+           # gfx1030 is not in FACTS §5.2's packed_tid / architected flat scratch list (those
+           # are gfx11/gfx12 features per ZIG).
+           "has_packed_tid": False, "has_architected_flat_scratch": False},
+    ),
+    # ----------------------------------------------------------------------------------- RDNA3
+    _make(
+        name="gfx1100",
+        family="rdna3",
+        product="Radeon RX 7900 XTX",
+        gfx_major=11,
+        cu_count=96,  # SPECS / FACTS §6
+        clock_ghz=2.5,  # FACTS §6 [3rd-party]: ~2.5 GHz boost
+        memory_bandwidth_gbs=960.0,  # FACTS §6 [3rd-party]
+        vgpr_file=((32, 1536), (64, 768)),  # FACTS §4.1: 1.5x VGPR part (ZIG allocate1_5xvgprs)
+        vgpr_granules=((32, 24), (64, 12)),  # FACTS §4.1: BASEINFO 24 / 12 on 1.5x parts
+        has_wmma=True,  # FACTS §2.1
+        has_ocp_fp8=False,  # FACTS §6: no fp8 WMMA on RDNA3
+        elf_mach=0x41,  # FACTS §5.5; READELF 0x41
+        # CALC (FACTS §2.1): f16/bf16/iu8 WMMA 1024 FLOP/WGP/clk = 512 per CU; FP32 vector
+        # [derived] 64 lanes x FMA = 128 per CU (VOPD dual issue can double it).
+        flops_per_cu_per_clock={"fp32_vector": 128, "fp32_matrix": None, "fp16": 512,
+                                "bf16": 512, "fp8": None, "int8": 512},
+        # FACTS §6 [3rd-party]: ~122.8 TF FP16 (checks with 48 WGP x 1024 x 2.5 GHz).
+        published_tflops={"fp16": 122.8},
+        **_RDNA_COMMON,
+    ),
+    _make(
+        name="gfx1102",
+        family="rdna3",
+        product="Radeon RX 7600",
+        gfx_major=11,
+        cu_count=32,  # SPECS: RX 7600 32 CUs, gfx1102
+        clock_ghz=2.655,  # [3rd-party] AMD launch figures via propakistani.pk: 2655 MHz boost
+        memory_bandwidth_gbs=288.0,  # [3rd-party] same: 18 Gbps x 128-bit = 288 GB/s
+        vgpr_file=((32, 1024), (64, 512)),  # FACTS §4.1 gfx1102 column (no 1.5x feature)
+        vgpr_granules=((32, 16), (64, 8)),  # FACTS §4.1
+        has_wmma=True,  # FACTS §2.1 (gfx1100-1103)
+        has_ocp_fp8=False,
+        elf_mach=0x47,  # FACTS §5.5; READELF 0x47
+        flops_per_cu_per_clock={"fp32_vector": 128, "fp32_matrix": None, "fp16": 512,
+                                "bf16": 512, "fp8": None, "int8": 512},  # as gfx1100 (CALC)
+        **_RDNA_COMMON,
+    ),
+    # --------------------------------------------------------------------------------- RDNA3.5
+    _make(
+        name="gfx1151",
+        family="rdna3.5",
+        product="Radeon 8060S (Ryzen AI Max+ 395)",
+        gfx_major=11,
+        cu_count=40,  # SPECS: Ryzen AI Max+ 395 / Radeon 8060S, 40 CUs, gfx1151
+        clock_ghz=2.9,  # [3rd-party] fpsbench.com Radeon 8060S: 2900 MHz boost
+        memory_bandwidth_gbs=None,  # shared LPDDR5X; no authoritative figure found
+        vgpr_file=((32, 1536), (64, 768)),  # FACTS §4.1: ZIG allocate1_5xvgprs; SPECS 768 KiB
+        vgpr_granules=((32, 24), (64, 12)),  # FACTS §4.1 (1.5x parts)
+        has_wmma=True,  # CALC covers gfx1150-1153 as RDNA3 WMMA (FACTS §2.1)
+        has_ocp_fp8=False,
+        elf_mach=0x4A,  # FACTS §5.5; READELF 0x4A
+        flops_per_cu_per_clock={"fp32_vector": 128, "fp32_matrix": None, "fp16": 512,
+                                "bf16": 512, "fp8": None, "int8": 512},  # as RDNA3 (CALC)
+        **_RDNA_COMMON,
+    ),
+    # ----------------------------------------------------------------------------------- RDNA4
+    _make(
+        name="gfx1201",
+        family="rdna4",
+        product="Radeon RX 9070 XT",
+        gfx_major=12,
+        cu_count=64,  # SPECS: RX 9070 XT 64 CUs, gfx1201
+        clock_ghz=2.97,  # FACTS §6 [3rd-party]: multiplayer.it, 2970 MHz boost
+        memory_bandwidth_gbs=640.0,  # FACTS §6 [3rd-party]: 20 Gbps x 256-bit
+        vgpr_file=((32, 1536), (64, 768)),  # FACTS §4.1 (gfx1200/1201 1.5x); SPECS 768 KiB
+        vgpr_granules=((32, 24), (64, 12)),  # FACTS §4.1
+        has_wmma=True,  # FACTS §2.2
+        # FACTS §2.2: fp8/bf8 WMMA on RDNA4; ROCm precision-support page lists OCP FP8 (not
+        # FNUZ) for gfx12 (FACTS web-page list).
+        has_ocp_fp8=True,
+        elf_mach=0x4E,  # FACTS §5.5; READELF 0x4E
+        # CALC (FACTS §2.2): f16/bf16 2048 FLOP/WGP/clk = 1024 per CU; fp8/iu8 4096/WGP = 2048.
+        flops_per_cu_per_clock={"fp32_vector": 128, "fp32_matrix": None, "fp16": 1024,
+                                "bf16": 1024, "fp8": 2048, "int8": 2048},
+        **_RDNA_COMMON,
+    ),
+]
+
+#: name -> Arch for every supported target.
+ARCHS: Mapping[str, Arch] = MappingProxyType({a.name: a for a in _ARCH_LIST})
+
+
+def normalize_name(name: str) -> str:
+    """Strip target-ID feature suffixes: 'gfx942:sramecc+:xnack-' -> 'gfx942'."""
+    if not isinstance(name, str):
+        raise TypeError(f"arch name must be a str, got {type(name).__name__}: {name!r}")
+    base = name.strip().split(":", 1)[0].strip().lower()
+    if base.startswith("amdgcn-amd-amdhsa--"):  # full target triple from code-object metadata
+        base = base[len("amdgcn-amd-amdhsa--"):]
+    return base
+
+
+def get(name: str | Arch) -> Arch:
+    """Look up an Arch by gfx name (feature suffixes allowed); an Arch passes through."""
+    if isinstance(name, Arch):
+        return name
+    base = normalize_name(name)
+    try:
+        return ARCHS[base]
+    except KeyError:
+        raise ValueError(
+            f"unknown arch {name!r}; known archs: {', '.join(ARCHS)}"
+        ) from None
