@@ -1,0 +1,63 @@
+"""CPU emulator for gfx942 (CDNA3, wave64) code objects: every lane, every LDS access.
+
+The emulator executes the very code object the GPU would run (DESIGN.md "Emulator executes
+ISA, not source"), batched over *all* waves that stand at the same PC: one numpy operation per
+instruction for a whole lock-step group of waves.
+
+Modules
+-------
+* ``registry``  — the semantic table (mnemonic -> builder) and the handler kinds.
+* ``operands``  — operand text -> typed, pre-resolved register/constant accessors.
+* ``decode``    — listing -> ``Program``: one compiled handler per instruction, cached per
+  kernel (why text, not binary: see ``decode``'s docstring).
+* ``state``     — register file layout (``R [regs, W, 64]``, ``S [128, W]``, EXEC, SCC, LDS).
+* ``memory``    — the flat address space of a launch (buffers at distinct bases with guard
+  gaps), bounds checking, gathers/scatters, atomics.
+* ``abi``       — initial wave state from the kernel descriptor (user/system SGPRs, packed
+  work-item ids, EXEC, hidden args, dispatch packet, kernarg preload).
+* ``engine``    — lock-step scheduler (groups, divergence and rejoin, barriers, budget).
+* ``trace``     — per-launch trace: DS records as numpy columns, dynamic counts, bytes moved.
+* ``floats``    — bit-exact f16/bf16/fp8 conversions and denormal flushing.
+* families: ``fam_salu`` (SOP1/SOP2/SOPC/SOPK), ``fam_sopp`` (branches, barrier, waitcnt...),
+  ``fam_valu`` (VOP1/VOP2/VOP3/VOPC, DPP, SDWA), ``fam_vop3p`` (packed math), ``fam_smem``,
+  ``fam_vmem`` (global/flat/buffer/scratch, atomics), ``fam_ds`` (LDS), ``fam_mfma``
+  (MFMA, v_accvgpr_*). ``families`` imports them all.
+
+How to add an instruction family
+--------------------------------
+1. Create ``workbench/emu/fam_<name>.py``. For each group of mnemonics write a *builder*::
+
+       from .registry import semantic, Decoded
+       from .operands import vread32, row_of
+
+       @semantic("v_foo_f32", "v_bar_f32")          # base mnemonics (no _e32/_e64 suffix)
+       def _build_foo(d: Decoded):                   # runs once per instruction per kernel
+           nv = d.kernel.n_vgpr                      # AGPR rows start after the VGPRs
+           dst, a, b = d.ops                         # Operand objects, parsed once
+           ra, rb = vread32(a, nv), vread32(b, nv)   # pre-resolved readers
+           r = row_of(dst, nv)
+           def run(st, g):                           # runs per execution, for a whole group
+               x = ra(st, g).view(np.float32)        # [w, 64] (or [w, 1] / scalar)
+               st.vwrite(r, g, (x * 2).view(np.uint32))   # EXEC-masked write
+           return run
+
+   ``semantic(prefix="v_mfma_")`` registers a whole prefix. A builder must raise
+   ``UnknownInstruction`` (``d.mnemonic``, ``d.addr``) for any modifier it does not implement —
+   never ignore one; ``d.mods`` holds them (``"cbsz": 1``, ``"op_sel": [0, 1]``, ``"glc": True``).
+2. Handlers operate on *groups*: ``g.ix`` selects the waves (slice or index array), ``g.w`` is
+   their count; ``st.R[row, g.ix]`` is ``[w, 64] uint32``; ``st.S[slot, g.ix]`` is ``[w]``;
+   ``st.EM[g.ix]`` is the EXEC mask. No per-lane or per-wave Python loops.
+3. Control flow returns ``Exec(run, kind=BRANCH, target=...)`` etc. (see ``registry``).
+4. Add the module to ``families.py``; add HIP kernels that exercise it to ``tests/kernels/emu``;
+   the coverage report (``python -m workbench.emu --coverage``) shows what the corpus executed.
+5. Matrix lane layouts come only from ``workbench.layouts`` (the one catalog of lane formulas).
+
+Float semantics follow the hardware, not numpy: denormal modes from the descriptor, RNE
+bit-pattern conversions, fp32 accumulation for MFMA (each choice cited where implemented).
+"""
+from __future__ import annotations
+
+from .errors import BarrierDeadlock, BudgetExceeded, EmulatorError, KernelFault, UnknownInstruction
+
+__all__ = ["EmulatorError", "KernelFault", "BudgetExceeded", "BarrierDeadlock",
+           "UnknownInstruction"]

@@ -1,0 +1,37 @@
+"""Errors raised by the emulator; each names the kernel, instruction, address and lanes."""
+from __future__ import annotations
+
+
+class EmulatorError(RuntimeError):
+    """Base class: anything the emulator refuses or cannot do."""
+
+
+class UnknownInstruction(EmulatorError):
+    """An instruction or modifier without a semantic in the emulator's table."""
+
+    def __init__(self, mnemonic: str, addr: int, text: str = "", detail: str = "") -> None:
+        self.mnemonic, self.addr, self.text = mnemonic, addr, text
+        msg = f"emulator: no semantic for {mnemonic!r} at pc 0x{addr:x}"
+        if detail:
+            msg += f" ({detail})"
+        if text:
+            msg += f": `{text.strip()}`"
+        super().__init__(msg)
+
+
+class BudgetExceeded(EmulatorError):
+    """The launch executed more wave-instructions than its budget (runaway loop?)."""
+
+
+class BarrierDeadlock(EmulatorError):
+    """Some waves of a workgroup wait at s_barrier while the others have ended."""
+
+
+class KernelFault(EmulatorError):
+    """A memory access outside every buffer of the launch (or outside LDS / scratch)."""
+
+    def __init__(self, message: str, *, kernel: str = "", pc: int = -1, lanes=(),
+                 address: int | None = None, source_line: int | None = None) -> None:
+        self.kernel, self.pc, self.lanes, self.address = kernel, pc, tuple(lanes), address
+        self.source_line = source_line
+        super().__init__(message)

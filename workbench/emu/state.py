@@ -1,0 +1,142 @@
+"""Register state of a batch of waves, laid out for one numpy operation per instruction.
+
+Layout (W = waves in the batch, lanes = 64 on gfx942):
+
+* ``R``  ``[n_vgpr + n_agpr, W, 64] uint32`` — the vector file; VGPR k is row k, AGPR k is row
+  ``n_vgpr + k`` (gfx942 has a unified 512-entry file split at ACCUM_OFFSET,
+  shared/reference/amd_hw_facts.md §5.1 RSRC3; instructions name v/a separately, so two row
+  ranges model it exactly). ``R[r]`` is a contiguous ``[W, 64]`` plane: reading one register of
+  every wave of a lock-step group is a view, not a gather.
+* ``S``  ``[128, W] uint32`` — SGPRs in their gfx9 operand encoding: s0..s101, 102/103
+  flat_scratch, 104/105 xnack_mask, 106/107 vcc, 108..123 ttmp0..15, 124 m0, 126/127 exec
+  (LLVM SIRegisterInfo.td / AMDGPU operand encoding for GFX9).
+* ``SCC`` ``[W] bool``; ``EM`` ``[W, 64] bool`` — EXEC unpacked, kept in sync with S[126:128] on
+  every scalar write to exec (VALU reads EM, SALU reads the bits).
+
+A ``Group`` is the set of waves standing at one PC. Its ``ix`` is a ``slice`` when the waves are
+contiguous (then reads and masked writes are views: ``np.copyto(R[r, a:b], v, where=EM[a:b])``)
+and an index array otherwise (gather, then scatter back).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+LANES = 64  # gfx942 is wave64 only (shared/reference/amd_hw_facts.md §5.1: wave32 bit is GFX10+)
+VCC, M0, EXEC, FLAT_SCRATCH = 106, 124, 126, 102
+N_SGPR_SLOTS = 128
+
+Index = slice | np.ndarray
+
+
+class Group:
+    """Waves that execute the next instruction together (lock-step)."""
+
+    __slots__ = ("pc", "waves", "ix", "w", "steps")
+
+    def __init__(self, pc: int, waves: np.ndarray, steps: int = 0) -> None:
+        self.pc = pc
+        self.waves = waves
+        self.w = len(waves)
+        self.steps = steps
+        self.ix = _as_index(waves)
+
+    def __repr__(self) -> str:
+        return f"Group(pc=0x{self.pc:x}, waves={self.w})"
+
+
+def _as_index(waves: np.ndarray) -> Index:
+    n = len(waves)
+    if n and int(waves[-1]) - int(waves[0]) == n - 1:
+        return slice(int(waves[0]), int(waves[0]) + n)
+    return waves
+
+
+class State:
+    """All architectural state of the waves of one batch of workgroups."""
+
+    def __init__(self, n_waves: int, n_vgpr: int, n_agpr: int, n_wg: int, lds_bytes: int,
+                 scratch_bytes: int) -> None:
+        self.W = n_waves
+        self.n_vgpr, self.n_agpr = n_vgpr, n_agpr
+        self.R = np.zeros((max(1, n_vgpr + n_agpr), n_waves, LANES), np.uint32)
+        self.S = np.zeros((N_SGPR_SLOTS, n_waves), np.uint32)
+        self.SCC = np.zeros(n_waves, bool)
+        self.EM = np.zeros((n_waves, LANES), bool)
+        self.n_wg = n_wg
+        self.lds_bytes = lds_bytes
+        # LDS: one row per workgroup; allocation rounded to dwords so a uint32 view exists.
+        self.lds = np.zeros((n_wg, (lds_bytes + 3) // 4 * 4), np.uint8)
+        self.lds32 = self.lds.view(np.uint32)
+        self.scratch_bytes = scratch_bytes
+        self.scratch = (np.zeros((n_waves, LANES, scratch_bytes), np.uint8)
+                        if scratch_bytes else None)
+        self.wg = np.zeros(n_waves, np.int64)  # workgroup index within the batch
+        self.wg_global = np.zeros((n_waves, 3), np.int64)  # workgroup id x, y, z
+        self.wave_in_wg = np.zeros(n_waves, np.int64)
+        self.wave_global = np.zeros(n_waves, np.int64)  # wave number in the whole launch
+        self.mem: Any = None  # workbench.emu.memory.Memory
+        self.trace: Any | None = None  # workbench.emu.trace.TraceRecorder
+        self.launch: Any = None  # workbench.emu.engine.Launch (kernel name, listing, ...)
+        self.cur: Any = None  # the instruction being executed (for error messages)
+
+    # ---- vector file -------------------------------------------------------------------------
+    def vwrite(self, r: int, g: Group, val: Any) -> None:
+        """Write one vector register of the group's waves under EXEC."""
+        ix = g.ix
+        if isinstance(ix, slice):
+            np.copyto(self.R[r, ix], val, where=self.EM[ix], casting="unsafe")
+        else:
+            cur = self.R[r, ix]
+            np.copyto(cur, val, where=self.EM[ix], casting="unsafe")
+            self.R[r, ix] = cur
+
+    def vwrite_masked(self, r: int, g: Group, val: Any, mask: np.ndarray) -> None:
+        """Write one vector register where ``mask`` (already combined with EXEC) is set."""
+        ix = g.ix
+        if isinstance(ix, slice):
+            np.copyto(self.R[r, ix], val, where=mask, casting="unsafe")
+        else:
+            cur = self.R[r, ix]
+            np.copyto(cur, val, where=mask, casting="unsafe")
+            self.R[r, ix] = cur
+
+    # ---- scalar file -------------------------------------------------------------------------
+    def swrite(self, r: int, g: Group, val: Any) -> None:
+        """Write one SGPR (or special) of the group's waves; keeps EM in sync with exec."""
+        self.S[r, g.ix] = val
+        if r == EXEC or r == EXEC + 1:
+            self.sync_exec(g.ix)
+
+    def sync_exec(self, ix: Index) -> None:
+        lo = self.S[EXEC, ix]
+        hi = self.S[EXEC + 1, ix]
+        b = np.stack([lo, hi], -1).view(np.uint8)  # [w, 8] little-endian bytes
+        self.EM[ix] = np.unpackbits(b, axis=-1, bitorder="little").view(bool)
+
+    def lanemask(self, r: int, ix: Index) -> np.ndarray:
+        """SGPR pair r, r+1 as a [w, 64] bool lane mask (vcc, s[n:n+1], exec)."""
+        if r == EXEC:
+            return self.EM[ix]
+        b = np.stack([self.S[r, ix], self.S[r + 1, ix]], -1).view(np.uint8)
+        return np.unpackbits(b, axis=-1, bitorder="little").view(bool)
+
+    def write_lanemask(self, r: int, g: Group, mask: np.ndarray) -> None:
+        """Write a [w, 64] bool mask into SGPR pair r, r+1 (bit i = lane i)."""
+        words = np.packbits(mask, axis=-1, bitorder="little").view(np.uint32)  # [w, 2]
+        self.S[r, g.ix] = words[:, 0]
+        self.S[r + 1, g.ix] = words[:, 1]
+        if r == EXEC:
+            self.sync_exec(g.ix)
+
+
+def pack_mask(mask: np.ndarray) -> np.ndarray:
+    """[w, 64] bool -> [w] uint64 (bit i = lane i)."""
+    return np.packbits(mask, axis=-1, bitorder="little").view(np.uint64)[:, 0]
+
+
+def unpack_mask(bits: np.ndarray) -> np.ndarray:
+    """[w] uint64 -> [w, 64] bool."""
+    b = np.ascontiguousarray(bits, dtype=np.uint64).reshape(-1, 1).view(np.uint8)
+    return np.unpackbits(b, axis=-1, bitorder="little").view(bool)
