@@ -316,7 +316,7 @@ def _build(tc, text: str, filename: str, todo, flags, use_cache: bool) -> dict[s
         src.write_text(text)
         t0 = time.perf_counter()
         procs = {}
-        for arch, _key_ in todo:
+        for arch, _ in todo:
             out = work / arch
             out.mkdir()
             cmd = [tc.clang, "-x", "hip", f"--offload-arch={arch}", "--offload-device-only",
@@ -332,7 +332,7 @@ def _build(tc, text: str, filename: str, todo, flags, use_cache: bool) -> dict[s
         results = {arch: (cmd, *p.communicate()) for arch, (cmd, p) in procs.items()}
         ast_out, _ = ast_proc.communicate()
         elapsed = time.perf_counter() - t0
-        for arch, (cmd, _out, err) in results.items():
+        for arch, (_cmd, _out, err) in results.items():
             if procs[arch][1].returncode != 0:
                 diags = parse_diagnostics(err, src, filename)
                 raise CompileError(_error_message(arch, diags, err, src, filename), diags, arch)

@@ -1,4 +1,4 @@
-"""Parse llvm-objdump listings of AMDGPU code into Instructions: the ISA view and the emulator's input.
+"""Parse llvm-objdump listings of AMDGPU code into Instructions (ISA view and emulator input).
 
 One parser, shared: the ISA widget shows these records and the emulator decodes them, so both
 always agree on what an instruction is. The listing comes from the same pinned LLVM that built

@@ -1,0 +1,231 @@
+"""Check launch arguments against a kernel's signature and type them exactly.
+
+Every device shares this: pointer arguments accept numpy arrays, torch tensors and cupy arrays
+whose element type matches the C pointee type; scalars become the exact C type (range-checked).
+Names and C types come from clang's AST (``KernelInfo.args``), offsets and sizes from the
+code-object metadata, so a mismatch is caught before anything runs.
+"""
+
+from __future__ import annotations
+
+import struct
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..codeobject import KernelArg, KernelInfo
+from .errors import LaunchError
+
+# C scalar type -> numpy dtype (LP64 / the AMDGPU data layout: long is 64-bit; AMDGPUUsage
+# "Data types": char 8, short 16, int 32, long 64, float 32, double 64, half 16).
+_SCALARS: dict[str, str] = {
+    "bool": "bool", "_Bool": "bool",
+    "char": "int8", "signed char": "int8", "unsigned char": "uint8",
+    "short": "int16", "unsigned short": "uint16", "short int": "int16",
+    "int": "int32", "signed int": "int32", "unsigned int": "uint32", "unsigned": "uint32",
+    "long": "int64", "long int": "int64", "unsigned long": "uint64",
+    "long long": "int64", "unsigned long long": "uint64", "unsigned long int": "uint64",
+    "int8_t": "int8", "uint8_t": "uint8", "int16_t": "int16", "uint16_t": "uint16",
+    "int32_t": "int32", "uint32_t": "uint32", "int64_t": "int64", "uint64_t": "uint64",
+    "size_t": "uint64", "ptrdiff_t": "int64", "intptr_t": "int64", "uintptr_t": "uint64",
+    "float": "float32", "double": "float64",
+    "_Float16": "float16", "__half": "float16", "half": "float16", "__fp16": "float16",
+    "__bf16": "bfloat16", "__hip_bfloat16": "bfloat16", "hip_bfloat16": "bfloat16",
+}
+# Vector types (HIP's float4 etc.): element type and count.
+_VECTORS = {f"{b}{n}": (e, n) for b, e in (
+    ("float", "float32"), ("double", "float64"), ("int", "int32"), ("uint", "uint32"),
+    ("short", "int16"), ("ushort", "uint16"), ("char", "int8"), ("uchar", "uint8"),
+    ("long", "int64"), ("ulong", "uint64"), ("half", "float16"),
+) for n in (1, 2, 3, 4)}
+
+
+def element_dtype(ctype: str | None) -> str | None:
+    """numpy dtype name of a C element type, or None when any element type is acceptable."""
+    if ctype is None:
+        return None
+    t = " ".join(w for w in ctype.replace("struct ", "").split()
+                 if w not in ("const", "volatile", "__restrict", "__restrict__"))
+    if t in ("void", ""):
+        return None
+    if t in _SCALARS:
+        return _SCALARS[t]
+    if t in _VECTORS:
+        return _VECTORS[t][0]
+    if t.startswith("HIP_vector_type<"):
+        return _SCALARS.get(t[len("HIP_vector_type<"):].split(",")[0].strip())
+    return None
+
+
+@dataclass
+class BoundArg:
+    """One checked argument: a buffer (host or device object) or an exactly typed scalar."""
+
+    arg: KernelArg
+    kind: str  # "buffer" | "scalar" | "raw"
+    value: Any  # the user's object (array/tensor) or the typed numpy scalar
+    dtype: str | None = None  # element dtype the kernel expects
+
+    @property
+    def name(self) -> str:
+        return self.arg.name
+
+    def scalar_bytes(self) -> bytes:
+        """The scalar as it sits in the kernarg segment (little-endian, exact size)."""
+        if self.kind == "raw":
+            return bytes(self.value)
+        raw = np.asarray(self.value).tobytes()
+        return raw.ljust(self.arg.size, b"\0")[: self.arg.size]
+
+    def host_array(self) -> np.ndarray:
+        """The buffer as a numpy array sharing memory with the user's object when it is on the
+        host (numpy, torch CPU); cupy/CUDA objects are copied to a new host array."""
+        return to_host(self.value)
+
+    def nbytes(self) -> int:
+        return int(_nbytes(self.value))
+
+
+def _module_of(x: Any) -> str:
+    return type(x).__module__.split(".")[0]
+
+
+def _nbytes(x: Any) -> int:
+    if _module_of(x) == "torch":
+        return x.numel() * x.element_size()
+    return int(x.nbytes)
+
+
+def array_dtype(x: Any) -> str:
+    """The element dtype of an array-like as a numpy-style name ('bfloat16' for torch bf16)."""
+    if _module_of(x) == "torch":
+        return str(x.dtype).replace("torch.", "")
+    return str(np.dtype(x.dtype).name) if str(x.dtype) != "bfloat16" else "bfloat16"
+
+
+def is_array(x: Any) -> bool:
+    """Whether x is an array object a pointer argument can take."""
+    return (isinstance(x, np.ndarray) or _module_of(x) in ("torch", "cupy")
+            or hasattr(x, "__cuda_array_interface__"))
+
+
+def to_host(x: Any) -> np.ndarray:
+    """A numpy view of host memory (shared with numpy/torch CPU objects), else a host copy."""
+    if isinstance(x, np.ndarray):
+        return x
+    mod = _module_of(x)
+    if mod == "torch":
+        if x.device.type != "cpu":
+            x = x.cpu()
+        t = x.detach()
+        if str(t.dtype) == "torch.bfloat16":
+            t = t.view(_torch().int16)  # numpy has no bfloat16: share the raw bits
+        return t.numpy()
+    if mod == "cupy":
+        return x.get()
+    raise LaunchError(f"cannot read a {type(x).__name__} on the host")
+
+
+def _torch():
+    import torch
+
+    return torch
+
+
+def _contiguous(x: Any) -> bool:
+    if _module_of(x) == "torch":
+        return bool(x.is_contiguous())
+    flags = getattr(x, "flags", None)
+    return bool(flags is None or flags["C_CONTIGUOUS"] or flags["F_CONTIGUOUS"] and x.ndim <= 1)
+
+
+_INT_RANGES = {
+    "int8": (-(2**7), 2**7 - 1), "uint8": (0, 2**8 - 1), "int16": (-(2**15), 2**15 - 1),
+    "uint16": (0, 2**16 - 1), "int32": (-(2**31), 2**31 - 1), "uint32": (0, 2**32 - 1),
+    "int64": (-(2**63), 2**63 - 1), "uint64": (0, 2**64 - 1),
+}
+
+
+def _scalar(arg: KernelArg, value: Any, where: str) -> BoundArg:
+    dt = element_dtype(arg.ctype)
+    if is_array(value):
+        raise LaunchError(f"{where} is a scalar ({arg.ctype}) but got an array "
+                          f"{type(value).__name__}")
+    if dt is None:
+        # A struct or other aggregate passed by value: accept its exact bytes.
+        if isinstance(value, (bytes, bytearray, np.void)) and len(bytes(value)) == arg.size:
+            return BoundArg(arg, "raw", bytes(value))
+        raise LaunchError(f"{where} has type {arg.ctype!r} ({arg.size} bytes): pass its raw "
+                          f"bytes (bytes of length {arg.size})")
+    if isinstance(value, np.generic):
+        value = value.item()
+    if dt == "bool":
+        if not isinstance(value, (bool, int)):
+            raise LaunchError(f"{where} ({arg.ctype}) needs a bool, got {value!r}")
+        return BoundArg(arg, "scalar", np.bool_(value), dt)
+    if dt in _INT_RANGES:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise LaunchError(f"{where} ({arg.ctype}) needs an integer, got {value!r}")
+        lo, hi = _INT_RANGES[dt]
+        if not lo <= value <= hi:
+            raise LaunchError(f"{where} ({arg.ctype}) must be in [{lo}, {hi}], got {value}")
+        return BoundArg(arg, "scalar", np.dtype(dt).type(value), dt)
+    if not isinstance(value, (int, float)) or isinstance(value, bool):
+        raise LaunchError(f"{where} ({arg.ctype}) needs a number, got {value!r}")
+    if dt == "bfloat16":
+        bits = struct.unpack("<I", struct.pack("<f", float(value)))[0]
+        # round to nearest even on the dropped 16 bits (bfloat16 = top half of float32)
+        bits = (bits + 0x7FFF + ((bits >> 16) & 1)) >> 16
+        return BoundArg(arg, "scalar", np.uint16(bits & 0xFFFF), dt)
+    return BoundArg(arg, "scalar", np.dtype(dt).type(value), dt)
+
+
+def _buffer(arg: KernelArg, value: Any, where: str) -> BoundArg:
+    if not is_array(value):
+        raise LaunchError(f"{where} is a pointer ({arg.ctype}) but got {type(value).__name__} "
+                          f"{value!r:.40}; pass a numpy array, torch tensor or cupy array")
+    if not _contiguous(value):
+        raise LaunchError(f"{where} ({arg.ctype}) must be contiguous in memory "
+                          "(use np.ascontiguousarray / tensor.contiguous())")
+    want = element_dtype(arg.pointee)
+    got = array_dtype(value)
+    if want is not None and got != want:
+        ok_bits = want in ("bfloat16", "float16") and got in ("uint16", "int16")
+        if not ok_bits:
+            raise LaunchError(f"{where} ({arg.ctype}) expects {want} elements, got a {got} "
+                              f"{type(value).__name__}")
+    if arg.is_const is False and _module_of(value) == "numpy" and not value.flags.writeable:
+        raise LaunchError(f"{where} ({arg.ctype}) is written by the kernel but the array is "
+                          "read-only")
+    return BoundArg(arg, "buffer", value, want)
+
+
+def bind_args(info: KernelInfo, args: tuple) -> list[BoundArg]:
+    """Check count and types of ``args`` against ``info`` and return them typed."""
+    if len(args) != len(info.args):
+        sig = info.signature
+        raise LaunchError(f"{info.name} takes {len(info.args)} argument(s) but {len(args)} were "
+                          f"given; signature: {sig}")
+    out = []
+    for i, (arg, value) in enumerate(zip(info.args, args)):
+        where = f"argument {i} {arg.name!r} of {info.name}"
+        if arg.kind == "dynamic_shared_pointer":
+            raise LaunchError(f"{where} is a dynamic shared-memory pointer; pass "
+                              "dynamic_lds=<bytes> to the launch instead")
+        if arg.is_pointer:
+            out.append(_buffer(arg, value, where))
+        else:
+            out.append(_scalar(arg, value, where))
+    return out
+
+
+def normalize_dims(value: Any, what: str) -> tuple[int, int, int]:
+    """(x, y, z) from an int or a 1-3 tuple, each >= 1."""
+    dims = (value,) if isinstance(value, (int, np.integer)) else tuple(value)
+    if not 1 <= len(dims) <= 3 or not all(isinstance(d, (int, np.integer)) for d in dims):
+        raise LaunchError(f"{what} must be an int or a tuple of 1-3 ints, got {value!r}")
+    dims = tuple(int(d) for d in dims) + (1,) * (3 - len(dims))
+    if any(d < 1 for d in dims):
+        raise LaunchError(f"{what} dimensions must be >= 1, got {dims}")
+    return dims  # type: ignore[return-value]

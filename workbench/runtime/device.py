@@ -1,0 +1,52 @@
+"""The Device protocol every backend implements, and what a launch returns.
+
+Backends: ``EmulatorDevice`` (runs the gfx942 code object on the CPU), ``RocmDevice`` (cupy on
+ROCm, our code object via RawModule) and ``CudaDevice`` (cupy on CUDA, portable HIP via NVRTC).
+``kernel[grid, block](*args)`` is the same call on every one of them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+
+if TYPE_CHECKING:
+    from ..codeobject import KernelInfo
+    from .args import BoundArg
+    from .kernel import Kernel
+
+Dim3 = tuple[int, int, int]
+
+
+@runtime_checkable
+class Device(Protocol):
+    """A place kernels run. ``arch`` is the gfx target it executes (None: not an AMD ISA)."""
+
+    name: str  # e.g. "emulator", "rocm:0 (gfx942)", "cuda:0 (NVIDIA H100)"
+    kind: str  # "emulator" | "rocm" | "cuda"
+    arch: str | None
+
+    def launch(self, kernel: Kernel, info: KernelInfo, grid: Dim3, block: Dim3,
+               args: list[BoundArg], *, dynamic_lds: int = 0, trace: bool = False,
+               **options: Any) -> LaunchResult:
+        """Run one launch; outputs are written back into the argument arrays in place."""
+        ...
+
+
+@dataclass
+class LaunchResult:
+    """What one launch did: where, with what configuration, how long (host wall time)."""
+
+    kernel: str
+    device: str
+    grid: Dim3
+    block: Dim3
+    seconds: float
+    trace: Any = None  # emulator Trace when launched with trace=True
+    stats: dict[str, Any] = field(default_factory=dict)
+
+    def __repr__(self) -> str:
+        extra = "".join(f", {k}={v}" for k, v in self.stats.items()
+                        if isinstance(v, (int, float, str)))
+        return (f"LaunchResult({self.kernel} on {self.device}, grid={self.grid}, "
+                f"block={self.block}, {self.seconds * 1e3:.2f} ms host{extra})")

@@ -1,0 +1,155 @@
+"""Kernel: a compiled kernel you can inspect and launch with ``kernel[grid, block](*args)``."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from ..codeobject import KernelInfo, Resources
+from ..compiler import Module
+from .args import bind_args, normalize_dims
+from .device import Device, LaunchResult
+from .errors import LaunchError
+
+
+class Kernel:
+    """One kernel of a Module, launchable on any device.
+
+    ``kernel[grid, block](*args)`` launches on the default device; ``kernel.trace[grid,
+    block](*args)`` runs on the emulator and returns its Trace; ``kernel.on("cuda")[...]``
+    picks a device for one launch.
+    """
+
+    def __init__(self, module: Module, name: str, device: Device | str | None = None):
+        self.module = module
+        self.name = name
+        self._device = device
+        self.info()  # validate the name now, with the module's error message
+
+    # -- inspection ------------------------------------------------------------------------
+    def info(self, arch: str | None = None) -> KernelInfo:
+        """KernelInfo for one compiled arch (default: the first the module was built for)."""
+        return self.module[arch or self.module.archs[0]].kernel(self.name)
+
+    @property
+    def resources(self) -> Resources:
+        return self.info().resources
+
+    @property
+    def signature(self) -> str:
+        return self.info().signature
+
+    def occupancy(self, block: int | tuple = 256, arch: str | None = None, dynamic_lds: int = 0):
+        """Occupancy (waves/SIMD and what limits it) for a block size on one arch."""
+        from ..occupancy import occupancy
+
+        info = self.info(arch)
+        threads = 1
+        for d in normalize_dims(block, "block"):
+            threads *= d
+        return occupancy(info.resources, info.arch, threads, dynamic_lds=dynamic_lds)
+
+    @property
+    def isa(self):
+        """The ISA listing (with source lines) of the first arch."""
+        return self.isa_for()
+
+    def isa_for(self, arch: str | None = None):
+        co = self.module[arch or self.module.archs[0]]
+        return co.listing(self.name)
+
+    def __repr__(self) -> str:
+        archs = ", ".join(self.module.archs)
+        return f"<Kernel {self.signature} [{archs}]>"
+
+    # -- launching -------------------------------------------------------------------------
+    def __getitem__(self, config: tuple) -> _Launcher:
+        return _Launcher(self, config, self._device, trace=False)
+
+    @property
+    def trace(self) -> _TraceLaunchers:
+        """``kernel.trace[grid, block](*args)`` -> Trace (emulator run that records accesses)."""
+        return _TraceLaunchers(self)
+
+    def on(self, device: Device | str) -> Kernel:
+        """The same kernel bound to one device for launches made through the returned object."""
+        return Kernel(self.module, self.name, device)
+
+    def launch(self, grid: Any, block: Any, *args: Any, device: Device | str | None = None,
+               dynamic_lds: int = 0, trace: bool = False, **options: Any) -> LaunchResult:
+        """Check everything the hardware would reject, then run on ``device``."""
+        from .devices import get_device, parse_device
+
+        dev = parse_device(device) if device is not None else (
+            parse_device(self._device) if self._device is not None else get_device())
+        grid3 = normalize_dims(grid, "grid")
+        block3 = normalize_dims(block, "block")
+        info = self._info_for(dev)
+        self._check_config(info, block3, dynamic_lds)
+        bound = bind_args(info, args)
+        t0 = time.perf_counter()
+        result = dev.launch(self, info, grid3, block3, bound, dynamic_lds=dynamic_lds,
+                            trace=trace, **options)
+        if not result.seconds:
+            result.seconds = time.perf_counter() - t0
+        return result
+
+    def _info_for(self, dev: Device) -> KernelInfo:
+        if dev.arch is None:  # not an AMD ISA device: any arch's metadata names the arguments
+            return self.info()
+        if dev.arch not in self.module.archs:
+            raise LaunchError(
+                f"{self.name} was compiled for {', '.join(self.module.archs)} but {dev.name} "
+                f"runs {dev.arch} code objects: compile with --arch {dev.arch} (or add it, "
+                f"e.g. --arch {','.join((*self.module.archs, dev.arch))})")
+        return self.info(dev.arch)
+
+    @staticmethod
+    def _check_config(info: KernelInfo, block, dynamic_lds: int) -> None:
+        from ..arch import get as get_arch
+
+        threads = block[0] * block[1] * block[2]
+        limit = info.resources.max_flat_workgroup_size
+        if threads > limit:
+            raise LaunchError(
+                f"block {block} has {threads} threads but {info.name} allows at most {limit} "
+                "(its max flat workgroup size, e.g. from __launch_bounds__)")
+        if info.reqd_workgroup_size and tuple(info.reqd_workgroup_size) != tuple(block):
+            raise LaunchError(f"{info.name} requires block {tuple(info.reqd_workgroup_size)}, "
+                              f"got {block}")
+        arch = get_arch(info.arch)
+        lds = info.resources.lds_bytes + dynamic_lds
+        if dynamic_lds < 0:
+            raise LaunchError(f"dynamic_lds must be >= 0, got {dynamic_lds}")
+        if arch.lds_bytes_per_workgroup and lds > arch.lds_bytes_per_workgroup:
+            raise LaunchError(
+                f"{info.name} needs {lds} bytes of LDS ({info.resources.lds_bytes} static + "
+                f"{dynamic_lds} dynamic) but {arch.name} allows {arch.lds_bytes_per_workgroup} "
+                "per workgroup")
+
+
+class _Launcher:
+    """The object ``kernel[grid, block]`` returns; calling it launches."""
+
+    def __init__(self, kernel: Kernel, config: tuple, device, trace: bool):
+        if not isinstance(config, tuple) or len(config) not in (2, 3):
+            raise LaunchError("launch as kernel[grid, block](*args) or "
+                              "kernel[grid, block, dynamic_lds_bytes](*args)")
+        self.kernel = kernel
+        self.grid, self.block = config[0], config[1]
+        self.dynamic_lds = int(config[2]) if len(config) == 3 else 0
+        self.device = device
+        self.trace = trace
+
+    def __call__(self, *args: Any, **options: Any):
+        res = self.kernel.launch(self.grid, self.block, *args, device=self.device,
+                                 dynamic_lds=self.dynamic_lds, trace=self.trace, **options)
+        return res.trace if self.trace else res
+
+
+class _TraceLaunchers:
+    def __init__(self, kernel: Kernel):
+        self.kernel = kernel
+
+    def __getitem__(self, config: tuple) -> _Launcher:
+        return _Launcher(self.kernel, config, "emulator", trace=True)
