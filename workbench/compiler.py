@@ -121,6 +121,11 @@ class Module:
     archs: tuple[str, ...]
     objects: dict[str, CodeObject]
     options: tuple[str, ...] = ()
+    # What another compiler (NVRTC on CudaDevice, hiprtc on RocmDevice) needs to rebuild it.
+    defines: dict[str, str | int | None] = field(default_factory=dict)
+    include_dirs: tuple[str, ...] = ()
+    filename: str = DEFAULT_FILENAME
+    first_line: int = 1
 
     def __getitem__(self, arch: str) -> CodeObject:
         from .arch import get as get_arch
@@ -181,7 +186,10 @@ def compile(
             )
     flags = _flags(tc, options, defines or {}, include_dirs, opt_level)
     text = f'#line {int(first_line)} "{filename}"\n{source}'
-    mod = Module(source=source, archs=names, objects={}, options=tuple(options))
+    mod = Module(source=source, archs=names, objects={}, options=tuple(options),
+                 defines=dict(defines or {}),
+                 include_dirs=tuple(str(Path(d).resolve()) for d in include_dirs),
+                 filename=filename, first_line=first_line)
     todo = []
     for a in names:
         key = _key(tc, text, a, flags)
