@@ -168,10 +168,13 @@ def parse_listing(text: str, symbol: str, filename: str | None = None) -> Listin
         ))
     if not listing.instructions:
         raise KeyError(f"symbol {symbol!r} not found in the listing")
-    # Drop the s_nop padding the assembler puts after the final s_endpgm (code alignment).
+    # Drop the padding the assembler puts after the final s_endpgm: s_nop for code alignment,
+    # and the s_code_end fill (s_nop on gfx90a) that LLVM appends for instruction prefetch
+    # (AMDGPUTargetStreamer.cpp EmitCodeEnd; seen after gfx1100 kernels in llvm-objdump).
     ins = listing.instructions
-    last = max(i for i, x in enumerate(ins) if x.mnemonic != "s_nop") if any(
-        x.mnemonic != "s_nop" for x in ins) else len(ins) - 1
+    pad = ("s_nop", "s_code_end")
+    last = max(i for i, x in enumerate(ins) if x.mnemonic not in pad) if any(
+        x.mnemonic not in pad for x in ins) else len(ins) - 1
     if ins[last].mnemonic == "s_endpgm":
         del ins[last + 1 :]
     return listing
