@@ -1,0 +1,305 @@
+"""The catalog of dense matrix instructions per arch and the lookup API (`get`, `instructions`).
+
+Sources (tags as in shared/reference/amd_hw_facts.md):
+  CALC      ROCm/amd_matrix_instruction_calculator v1.3.1 ``dict_insts``: M/N/K/blocks, types,
+            cycles, BLGP and CBSZ/ABID support per instruction (cdna2, cdna3, rdna3, rdna4).
+  SCHED     LLVM SISchedule.td pass counts (1 pass = 4 cycles); the only timing for gfx950.
+  BUILTINS  clang/include/clang/Basic/BuiltinsAMDGPU.def (LLVM 19) builtin names and argument
+            vector types. Mnemonics and the builtin -> mnemonic map were measured by compiling
+            one probe per builtin with LLVM 19 clang (``workbench.layouts.probes``; the tests
+            redo it) -- e.g. on gfx942 ``__builtin_amdgcn_mfma_f32_16x16x16bf16_1k`` emits
+            ``v_mfma_f32_16x16x16_bf16``, and LLVM 19's assembler accepts the gfx90a spelling
+            as an alias there (llvm-mc -mcpu=gfx942), but not the reverse on gfx90a.
+  CK        composable_kernel lane constants for the gfx950 16x16x32 / 32x32x16 shapes (facts
+            §1.3); gfx950 builtin names/argument types from clang's gfx950 builtin Sema test
+            (seen via the code index). The calculator has no gfx950 support, so gfx950 lists only
+            those four shapes: no cited source gives the other gfx950 layouts.
+"""
+
+from __future__ import annotations
+
+import builtins
+import difflib
+from functools import cache
+
+from ..arch import get as get_arch
+from .formulas import CdnaInput, CdnaOutput, Gfx11Input, Gfx11Output, Gfx12Input, Gfx12Output
+from .instruction import MatrixInstruction
+
+__all__ = ["archs", "get", "instructions", "names"]
+
+_BITS = {"f64": 64, "f32": 32, "xf32": 32, "i32": 32, "f16": 16, "bf16": 16, "i8": 8, "iu8": 8,
+         "iu4": 4, "float8_e4m3fnuz": 8, "float8_e5m2fnuz": 8, "float8_e4m3fn": 8,
+         "float8_e5m2": 8}
+
+# Matrix-instruction family of each arch in workbench.arch (CALC dict_isas: gfx1100-1103 and
+# gfx1150-1153 are RDNA3 for WMMA, gfx1200/1201 RDNA4, gfx940-942 CDNA3).
+_FAMILY = {"gfx90a": "cdna2", "gfx942": "cdna3", "gfx950": "cdna4", "gfx1100": "rdna3",
+           "gfx1102": "rdna3", "gfx1151": "rdna3", "gfx1201": "rdna4"}
+
+# fp8 flavours: gfx942 is FNUZ only (facts §1.2, HIP FP8 docs); RDNA4 WMMA fp8/bf8 are OCP
+# (CALC dict_math_types 'fp8'/'bf8' = OCP E4M3/E5M2; workbench.arch gfx1201.has_ocp_fp8).
+_FP8 = {"cdna3": {"fp8": "float8_e4m3fnuz", "bf8": "float8_e5m2fnuz"},
+        "rdna4": {"fp8": "float8_e4m3fn", "bf8": "float8_e5m2"}}
+
+_LANES = "lanes"
+_NEG = "negate"
+
+# CDNA rows: builtin suffix, gfx90a mnemonic, gfx942 mnemonic, M, N, K, blocks, in, out,
+#   A/B C type, C/D C type, gfx90a cycles, gfx942 cycles, CBSZ/ABID, BLGP gfx90a, BLGP gfx942.
+# Cycles and modifier support: CALC dict_insts 'cdna2'/'cdna3' (consistent with SCHED passes:
+# gfx90a 4x4/16x16/32x32 = 2/8/16 passes, f64 4x4 = 4; gfx942 table in facts §1.1).
+_CDNA = (
+    ("mfma_f32_32x32x1f32", "v_mfma_f32_32x32x1f32", "v_mfma_f32_32x32x1_2b_f32",
+     32, 32, 1, 2, "f32", "f32", "float", "v32f", 64, 64, True, _LANES, _LANES),
+    ("mfma_f32_16x16x1f32", "v_mfma_f32_16x16x1f32", "v_mfma_f32_16x16x1_4b_f32",
+     16, 16, 1, 4, "f32", "f32", "float", "v16f", 32, 32, True, _LANES, _LANES),
+    ("mfma_f32_4x4x1f32", "v_mfma_f32_4x4x1f32", "v_mfma_f32_4x4x1_16b_f32",
+     4, 4, 1, 16, "f32", "f32", "float", "v4f", 8, 8, True, _LANES, _LANES),
+    ("mfma_f32_32x32x2f32", "v_mfma_f32_32x32x2f32", "v_mfma_f32_32x32x2_f32",
+     32, 32, 2, 1, "f32", "f32", "float", "v16f", 64, 64, False, _LANES, _LANES),
+    ("mfma_f32_16x16x4f32", "v_mfma_f32_16x16x4f32", "v_mfma_f32_16x16x4_f32",
+     16, 16, 4, 1, "f32", "f32", "float", "v4f", 32, 32, False, _LANES, _LANES),
+    ("mfma_f32_32x32x4f16", "v_mfma_f32_32x32x4f16", "v_mfma_f32_32x32x4_2b_f16",
+     32, 32, 4, 2, "f16", "f32", "v4h", "v32f", 64, 64, True, _LANES, _LANES),
+    ("mfma_f32_16x16x4f16", "v_mfma_f32_16x16x4f16", "v_mfma_f32_16x16x4_4b_f16",
+     16, 16, 4, 4, "f16", "f32", "v4h", "v16f", 32, 32, True, _LANES, _LANES),
+    ("mfma_f32_4x4x4f16", "v_mfma_f32_4x4x4f16", "v_mfma_f32_4x4x4_16b_f16",
+     4, 4, 4, 16, "f16", "f32", "v4h", "v4f", 8, 8, True, _LANES, _LANES),
+    ("mfma_f32_32x32x8f16", "v_mfma_f32_32x32x8f16", "v_mfma_f32_32x32x8_f16",
+     32, 32, 8, 1, "f16", "f32", "v4h", "v16f", 64, 32, False, _LANES, None),
+    ("mfma_f32_16x16x16f16", "v_mfma_f32_16x16x16f16", "v_mfma_f32_16x16x16_f16",
+     16, 16, 16, 1, "f16", "f32", "v4h", "v4f", 32, 16, False, _LANES, None),
+    ("mfma_i32_32x32x4i8", "v_mfma_i32_32x32x4i8", "v_mfma_i32_32x32x4_2b_i8",
+     32, 32, 4, 2, "i8", "i32", "int", "v32i", 64, 64, True, _LANES, _LANES),
+    ("mfma_i32_16x16x4i8", "v_mfma_i32_16x16x4i8", "v_mfma_i32_16x16x4_4b_i8",
+     16, 16, 4, 4, "i8", "i32", "int", "v16i", 32, 32, True, _LANES, _LANES),
+    ("mfma_i32_4x4x4i8", "v_mfma_i32_4x4x4i8", "v_mfma_i32_4x4x4_16b_i8",
+     4, 4, 4, 16, "i8", "i32", "int", "v4i", 8, 8, True, _LANES, _LANES),
+    ("mfma_i32_32x32x8i8", "v_mfma_i32_32x32x8i8", None,
+     32, 32, 8, 1, "i8", "i32", "int", "v16i", 64, None, False, _LANES, None),
+    ("mfma_i32_16x16x16i8", "v_mfma_i32_16x16x16i8", None,
+     16, 16, 16, 1, "i8", "i32", "int", "v4i", 32, None, False, _LANES, None),
+    ("mfma_i32_32x32x16_i8", None, "v_mfma_i32_32x32x16_i8",
+     32, 32, 16, 1, "i8", "i32", "long", "v16i", None, 32, False, None, None),
+    ("mfma_i32_16x16x32_i8", None, "v_mfma_i32_16x16x32_i8",
+     16, 16, 32, 1, "i8", "i32", "long", "v4i", None, 16, False, None, None),
+    # The original bf16 MFMAs (one VGPR of 2 bf16 per lane) exist on gfx90a only.
+    ("mfma_f32_32x32x2bf16", "v_mfma_f32_32x32x2bf16", None,
+     32, 32, 2, 2, "bf16", "f32", "v2s", "v32f", 64, None, True, _LANES, None),
+    ("mfma_f32_16x16x2bf16", "v_mfma_f32_16x16x2bf16", None,
+     16, 16, 2, 4, "bf16", "f32", "v2s", "v16f", 32, None, True, _LANES, None),
+    ("mfma_f32_4x4x2bf16", "v_mfma_f32_4x4x2bf16", None,
+     4, 4, 2, 16, "bf16", "f32", "v2s", "v4f", 8, None, True, _LANES, None),
+    ("mfma_f32_32x32x4bf16", "v_mfma_f32_32x32x4bf16", None,
+     32, 32, 4, 1, "bf16", "f32", "v2s", "v16f", 64, None, False, _LANES, None),
+    ("mfma_f32_16x16x8bf16", "v_mfma_f32_16x16x8bf16", None,
+     16, 16, 8, 1, "bf16", "f32", "v2s", "v4f", 32, None, False, _LANES, None),
+    ("mfma_f32_32x32x4bf16_1k", "v_mfma_f32_32x32x4bf16_1k", "v_mfma_f32_32x32x4_2b_bf16",
+     32, 32, 4, 2, "bf16", "f32", "v4s", "v32f", 64, 64, True, _LANES, _LANES),
+    ("mfma_f32_16x16x4bf16_1k", "v_mfma_f32_16x16x4bf16_1k", "v_mfma_f32_16x16x4_4b_bf16",
+     16, 16, 4, 4, "bf16", "f32", "v4s", "v16f", 32, 32, True, _LANES, _LANES),
+    ("mfma_f32_4x4x4bf16_1k", "v_mfma_f32_4x4x4bf16_1k", "v_mfma_f32_4x4x4_16b_bf16",
+     4, 4, 4, 16, "bf16", "f32", "v4s", "v4f", 8, 8, True, _LANES, _LANES),
+    ("mfma_f32_32x32x8bf16_1k", "v_mfma_f32_32x32x8bf16_1k", "v_mfma_f32_32x32x8_bf16",
+     32, 32, 8, 1, "bf16", "f32", "v4s", "v16f", 64, 32, False, _LANES, None),
+    ("mfma_f32_16x16x16bf16_1k", "v_mfma_f32_16x16x16bf16_1k", "v_mfma_f32_16x16x16_bf16",
+     16, 16, 16, 1, "bf16", "f32", "v4s", "v4f", 32, 16, False, _LANES, None),
+    # f64: CDNA2 disallows BLGP; on CDNA3 BLGP is a negate mask (facts §1.4, CALC).
+    ("mfma_f64_16x16x4f64", "v_mfma_f64_16x16x4f64", "v_mfma_f64_16x16x4_f64",
+     16, 16, 4, 1, "f64", "f64", "double", "v4d", 32, 32, False, None, _NEG),
+    ("mfma_f64_4x4x4f64", "v_mfma_f64_4x4x4f64", "v_mfma_f64_4x4x4_4b_f64",
+     4, 4, 4, 4, "f64", "f64", "double", "double", 16, 16, False, None, _NEG),
+    ("mfma_f32_16x16x8_xf32", None, "v_mfma_f32_16x16x8_xf32",
+     16, 16, 8, 1, "xf32", "f32", "v2f", "v4f", None, 16, False, None, None),
+    ("mfma_f32_32x32x4_xf32", None, "v_mfma_f32_32x32x4_xf32",
+     32, 32, 4, 1, "xf32", "f32", "v2f", "v16f", None, 32, False, None, None),
+) + tuple(
+    (f"mfma_f32_{shape}_{a}_{b}", None, f"v_mfma_f32_{shape}_{a}_{b}", m, m, k, 1, a, b,
+     "long", ct, None, cyc, False, None, None)
+    for shape, m, k, ct, cyc in (("16x16x32", 16, 32, "v4f", 16), ("32x32x16", 32, 16, "v16f", 32))
+    for a in ("fp8", "bf8") for b in ("fp8", "bf8")
+)
+
+# gfx950 (CDNA4) new f16/bf16 shapes: layouts from CK (facts §1.3, same rule as CdnaInput),
+# passes from SCHED (16x16x32: 4, 32x32x16: 8); needs LLVM >= 20.
+_GFX950 = (
+    ("v_mfma_f32_16x16x32_f16", 16, 32, "f16", ("v4f", "v8h", "v8h", "v4f"), 4),
+    ("v_mfma_f32_16x16x32_bf16", 16, 32, "bf16", ("v4f", "v8bf", "v8bf", "v4f"), 4),
+    ("v_mfma_f32_32x32x16_f16", 32, 16, "f16", ("v16f", "v8h", "v8h", "v16f"), 8),
+    ("v_mfma_f32_32x32x16_bf16", 32, 16, "bf16", ("v16f", "v8bf", "v8bf", "v16f"), 8),
+)
+
+# RDNA3 rows: mnemonic, in, out, (w32 types), (w64 types), builtin form, cycles (CALC: 32, iu4 16).
+_RDNA3 = (
+    ("v_wmma_f32_16x16x16_f16", "f16", "f32", ("v8f", "v16h", "v16h", "v8f"),
+     ("v4f", "v16h", "v16h", "v4f"), "wmma", 32),
+    ("v_wmma_f32_16x16x16_bf16", "bf16", "f32", ("v8f", "v16s", "v16s", "v8f"),
+     ("v4f", "v16s", "v16s", "v4f"), "wmma", 32),
+    ("v_wmma_f16_16x16x16_f16", "f16", "f16", ("v16h", "v16h", "v16h", "v16h"),
+     ("v8h", "v16h", "v16h", "v8h"), "wmma_opsel", 32),
+    ("v_wmma_bf16_16x16x16_bf16", "bf16", "bf16", ("v16s", "v16s", "v16s", "v16s"),
+     ("v8s", "v16s", "v16s", "v8s"), "wmma_opsel", 32),
+    ("v_wmma_i32_16x16x16_iu8", "iu8", "i32", ("v8i", "v4i", "v4i", "v8i"),
+     ("v4i", "v4i", "v4i", "v4i"), "wmma_int", 32),
+    ("v_wmma_i32_16x16x16_iu4", "iu4", "i32", ("v8i", "v2i", "v2i", "v8i"),
+     ("v4i", "v2i", "v2i", "v4i"), "wmma_int", 16),
+)
+
+# RDNA4 rows: mnemonic, A type, B type, out, K, (w32 types), (w64 types), form, cycles
+# (CALC: f16/bf16 16 cycles; fp8/bf8/iu8/iu4 8).
+_RDNA4 = (
+    ("v_wmma_f32_16x16x16_f16", "f16", "f16", "f32", 16, ("v8f", "v8h", "v8h", "v8f"),
+     ("v4f", "v4h", "v4h", "v4f"), "wmma", 16),
+    ("v_wmma_f32_16x16x16_bf16", "bf16", "bf16", "f32", 16, ("v8f", "v8s", "v8s", "v8f"),
+     ("v4f", "v4s", "v4s", "v4f"), "wmma", 16),
+    ("v_wmma_f16_16x16x16_f16", "f16", "f16", "f16", 16, ("v8h", "v8h", "v8h", "v8h"),
+     ("v4h", "v4h", "v4h", "v4h"), "wmma", 16),
+    ("v_wmma_bf16_16x16x16_bf16", "bf16", "bf16", "bf16", 16, ("v8s", "v8s", "v8s", "v8s"),
+     ("v4s", "v4s", "v4s", "v4s"), "wmma", 16),
+    ("v_wmma_i32_16x16x16_iu8", "iu8", "iu8", "i32", 16, ("v8i", "v2i", "v2i", "v8i"),
+     ("v4i", "int", "int", "v4i"), "wmma_int", 8),
+    ("v_wmma_i32_16x16x16_iu4", "iu4", "iu4", "i32", 16, ("v8i", "int", "int", "v8i"),
+     ("v4i", "int", "int", "v4i"), "wmma_int", 8),
+    ("v_wmma_i32_16x16x32_iu4", "iu4", "iu4", "i32", 32, ("v8i", "v2i", "v2i", "v8i"),
+     ("v4i", "int", "int", "v4i"), "wmma_int", 8),
+) + tuple(
+    (f"v_wmma_f32_16x16x16_{a}_{b}", a, b, "f32", 16, ("v8f", "v2i", "v2i", "v8f"),
+     ("v4f", "int", "int", "v4f"), "wmma", 8)
+    for a in ("fp8", "bf8") for b in ("fp8", "bf8")
+)
+
+_CALC = "CALC v1.3.1 (ROCm/amd_matrix_instruction_calculator), facts §1.1-1.2"
+
+
+def _cdna(arch: str, family: str) -> list[MatrixInstruction]:
+    out = []
+    for row in _CDNA:
+        (suffix, n90, n942, m, n, k, blocks, tin, tout, abt, ct, cyc90, cyc942, cbsz,
+         blgp90, blgp942) = row
+        name, cyc, blgp = (n90, cyc90, blgp90) if family == "cdna2" else (n942, cyc942, blgp942)
+        if name is None:
+            continue
+        ta = tb = tin
+        if tin in ("fp8", "bf8"):  # fp8 rows carry the B type in the `out` column
+            ta, tb, tout = _FP8[family][tin], _FP8[family][tout], "f32"
+        bits_a = _BITS[ta]
+        out.append(MatrixInstruction(
+            name=name, arch=arch, family=family, m=m, n=n, k=k, blocks=blocks,
+            a_type=ta, b_type=tb, c_type=tout, d_type=tout, wave_size=64,
+            cycles=cyc, passes=cyc // 4, timing_source="CALC cycles; SCHED passes = cycles/4",
+            builtin=f"__builtin_amdgcn_{suffix}", builtin_types=(ct, abt, abt, ct),
+            builtin_form="mfma",
+            a_placer=CdnaInput(m, k, blocks, bits_a), b_placer=CdnaInput(n, k, blocks, bits_a),
+            cd_placer=CdnaOutput(m, n, blocks, _BITS[tout]),
+            aliases=(n90,) if family == "cdna3" and n90 and n90 != name else (),
+            cbsz_abid=cbsz, blgp=blgp, source=_CALC))
+    return out
+
+
+def _gfx950(arch: str) -> list[MatrixInstruction]:
+    return [MatrixInstruction(
+        name=name, arch=arch, family="cdna4", m=m, n=m, k=k, blocks=1, a_type=t, b_type=t,
+        c_type="f32", d_type="f32", wave_size=64, cycles=4 * passes, passes=passes,
+        timing_source="SCHED SIDPGFX950FullSpeedModel passes (facts §1.1)",
+        builtin="__builtin_amdgcn_" + name[2:], builtin_types=types, builtin_form="mfma",
+        a_placer=CdnaInput(m, k, 1, 16), b_placer=CdnaInput(m, k, 1, 16),
+        cd_placer=CdnaOutput(m, m, 1, 32), min_llvm=20,
+        source="CK warp_gemm_attribute_mfma_impl.hpp lane constants (facts §1.3)")
+        for name, m, k, t, types, passes in _GFX950]
+
+
+def _rdna3(arch: str) -> list[MatrixInstruction]:
+    out = []
+    for w in (32, 64):
+        for name, tin, tout, t32, t64, form, cyc in _RDNA3:
+            out.append(MatrixInstruction(
+                name=name, arch=arch, family="rdna3", m=16, n=16, k=16, blocks=1,
+                a_type=tin, b_type=tin, c_type=tout, d_type=tout, wave_size=w, cycles=cyc,
+                passes=None, timing_source="CALC (facts §2.1)",
+                builtin=f"__builtin_amdgcn_{name[2:]}_w{w}", builtin_types=t32 if w == 32 else t64,
+                builtin_form=form, a_placer=Gfx11Input(_BITS[tin], w),
+                b_placer=Gfx11Input(_BITS[tin], w), cd_placer=Gfx11Output(_BITS[tout], w),
+                cd_opsel=_BITS[tout] == 16, source="CALC InstCalcGfx11 (facts §2.1)"))
+    return out
+
+
+def _rdna4(arch: str) -> list[MatrixInstruction]:
+    out = []
+    for w in (32, 64):
+        for name, ta, tb, tout, k, t32, t64, form, cyc in _RDNA4:
+            ta, tb = _FP8["rdna4"].get(ta, ta), _FP8["rdna4"].get(tb, tb)
+            out.append(MatrixInstruction(
+                name=name, arch=arch, family="rdna4", m=16, n=16, k=k, blocks=1,
+                a_type=ta, b_type=tb, c_type=tout, d_type=tout, wave_size=w, cycles=cyc,
+                passes=None, timing_source="CALC (facts §2.2)",
+                builtin=f"__builtin_amdgcn_{name[2:]}_w{w}_gfx12",
+                builtin_types=t32 if w == 32 else t64, builtin_form=form,
+                a_placer=Gfx12Input(_BITS[ta], k, w), b_placer=Gfx12Input(_BITS[tb], k, w),
+                cd_placer=Gfx12Output(_BITS[tout], w), source="CALC InstCalcGfx12 (facts §2.2)"))
+    return out
+
+
+@cache
+def _table(arch: str) -> tuple[MatrixInstruction, ...]:
+    family = _FAMILY.get(arch)
+    if family in ("cdna2", "cdna3"):
+        return tuple(_cdna(arch, family))
+    if family == "cdna4":
+        return tuple(_gfx950(arch))
+    if family == "rdna3":
+        return tuple(_rdna3(arch))
+    if family == "rdna4":
+        return tuple(_rdna4(arch))
+    return ()
+
+
+def _arch(arch: str) -> tuple[str, int]:
+    a = get_arch(arch)  # raises a clear ValueError for unknown archs
+    return a.name, a.default_wave_size
+
+
+def archs() -> tuple[str, ...]:
+    """Archs that have matrix instructions in this catalog."""
+    return tuple(_FAMILY)
+
+
+def instructions(arch: str = "gfx942", *, wave_size: int | None = None) -> list[MatrixInstruction]:
+    """All catalog instructions of `arch` for one wave size (default: the arch's default)."""
+    name, default_ws = _arch(arch)
+    ws = default_ws if wave_size is None else wave_size
+    supported = get_arch(name).wave_sizes
+    if ws not in supported:
+        raise ValueError(f"wave_size={ws} is not supported on {name} (supported: "
+                         f"{', '.join(map(str, supported))})")
+    return [i for i in _table(name) if i.wave_size == ws]
+
+
+def names(arch: str = "gfx942", *, wave_size: int | None = None) -> list[str]:
+    """Mnemonics of `instructions(arch, wave_size=...)`."""
+    return [i.name for i in instructions(arch, wave_size=wave_size)]
+
+
+def get(name: str, arch: str = "gfx942", *, wave_size: int | None = None) -> MatrixInstruction:
+    """Look up a matrix instruction by mnemonic (or an LLVM alias spelling) on `arch`."""
+    if not isinstance(name, str):
+        raise TypeError(f"instruction name must be a str, got {type(name).__name__}")
+    key = name.strip().lower()
+    table = instructions(arch, wave_size=wave_size)
+    for ins in table:
+        if key == ins.name or key in ins.aliases:
+            return ins
+    arch_name = get_arch(arch).name
+    if not _table(arch_name):
+        raise ValueError(f"{arch_name} has no matrix (MFMA/WMMA) instructions; archs with "
+                         f"them: {', '.join(archs())}")
+    hint = ""
+    other = [a for a in archs() if a != arch_name
+             and builtins.any(key == i.name or key in i.aliases for i in _table(a))]
+    if other:
+        hint = f"; {name!r} exists on {', '.join(other)}"
+    known = [i.name for i in table]
+    close = difflib.get_close_matches(key, known, n=3, cutoff=0.6)
+    sugg = f"; did you mean {', '.join(close)}?" if close else ""
+    raise ValueError(f"unknown matrix instruction {name!r} on {arch_name}"
+                     f"{sugg}{hint} (see workbench.layouts.names({arch_name!r}))")

@@ -1,0 +1,205 @@
+"""Lane/register formulas of MFMA (CDNA) and WMMA (RDNA3/RDNA4) operands, as small values.
+
+Each class is a frozen record of a few integers with a vectorised ``place`` method that maps
+matrix coordinates to register slots. ``place`` takes int arrays (broadcast together) and returns
+``(lanes, reg, elem)``: ``lanes`` has a leading replica axis (RDNA3 keeps copies of A/B in
+several lanes), ``reg`` is the register offset from the operand's base VGPR (for 64-bit elements
+the low register of the pair), ``elem`` the sub-element inside the 32-bit register
+(bits ``[elem*bits, elem*bits+bits-1]``).
+
+Sources (tags as in shared/reference/amd_hw_facts.md):
+  CALC   ROCm/amd_matrix_instruction_calculator matrix_calculator.py v1.3.1 (commit e7603ec):
+         ``InstCalcGfx9.__get_input_reg_lanes``/``__get_output_reg_lanes`` (CDNA1-3),
+         ``InstCalcGfx11`` (RDNA3) and ``InstCalcGfx12`` (RDNA4) register/lane algorithms.
+         The formulas below restate those algorithms; the tests check them against closed
+         forms quoted in amd_hw_facts §1.2/§2 and the calculator's own printed equations.
+  CK     ROCm/composable_kernel warp_gemm_attribute_mfma_impl.hpp lane constants (gfx950 shapes,
+         amd_hw_facts §1.3).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+__all__ = ["CdnaInput", "CdnaOutput", "Gfx11Input", "Gfx11Output", "Gfx12Input", "Gfx12Output"]
+
+
+def _per_reg(bits: int) -> int:
+    """Elements per 32-bit register (1 for 32- and 64-bit elements)."""
+    return max(1, 32 // bits)
+
+
+def _slot_to_reg(slot: np.ndarray, bits: int) -> tuple[np.ndarray, np.ndarray]:
+    """A lane's n-th storage slot -> (register offset, sub-element); 64-bit slots take 2 regs."""
+    if bits == 64:
+        return 2 * slot, np.zeros_like(slot)
+    per = _per_reg(bits)
+    return slot // per, slot % per
+
+
+@dataclass(frozen=True)
+class CdnaInput:
+    """MFMA A (outer = M) or B (outer = N) operand on CDNA1-3 and the gfx950 dense shapes.
+
+    Each lane holds ``kpl = K*outer*blocks/64`` consecutive k values of one row (A) or column
+    (B); lanes walk the outer index first, then the blocks, then the k groups:
+    ``lane = i + outer*b + outer*blocks*floor(k/kpl)``, storage slot ``k mod kpl``.
+    (CALC ``InstCalcGfx9.__get_input_reg_lanes``; CK lane constants give the same for gfx950
+    16x16x32/32x32x16: kABKPerLane = 8, amd_hw_facts §1.3.)
+    """
+
+    outer: int
+    k: int
+    blocks: int
+    bits: int
+    wave_size: int = 64
+    replicas: int = 1
+
+    @property
+    def k_per_lane(self) -> int:
+        kpl, rem = divmod(self.k * self.outer * self.blocks, self.wave_size)
+        if rem or kpl == 0:
+            raise ValueError(f"{self} does not tile a wave of {self.wave_size} lanes")
+        return kpl
+
+    def place(self, b, i, k):
+        kpl = self.k_per_lane
+        lane = i + self.outer * b + self.outer * self.blocks * (k // kpl)
+        reg, elem = _slot_to_reg(k % kpl, self.bits)
+        return lane[None], reg, elem
+
+
+@dataclass(frozen=True)
+class CdnaOutput:
+    """MFMA C/D operand: rows are written in groups of 4 (one register each) that are N lanes
+    wide; 64-bit outputs use groups of 1 row (a register pair). (CALC
+    ``InstCalcGfx9.__get_output_reg_lanes``: multirow height 4 or 1, 64/N groups per register,
+    ``ceil(64/(N*M/height))`` blocks side by side in one register.)"""
+
+    m: int
+    n: int
+    blocks: int
+    bits: int
+    wave_size: int = 64
+    replicas: int = 1
+
+    def place(self, b, i, j):
+        h = 1 if self.bits == 64 else 4
+        groups = self.wave_size // self.n  # row groups side by side in one register
+        blocks_per_reg = -(-self.wave_size // (self.n * self.m // h))
+        slot = b * ((self.m * self.n) // self.wave_size) + (i // (h * groups)) * h + i % h
+        lane = (b % blocks_per_reg) * self.n + ((i // h) % groups) * blocks_per_reg * self.n + j
+        reg, elem = _slot_to_reg(slot, self.bits)
+        return lane[None], reg, elem
+
+
+@dataclass(frozen=True)
+class Gfx11Input:
+    """RDNA3 WMMA A/B: every lane holds a whole row of A (column of B), storage slot k, and the
+    16 lanes are replicated: lanes i, i+16 (wave32) and also i+32, i+48 (wave64).
+    (CALC ``InstCalcGfx11.__get_input_reg_lanes``; amd_hw_facts §2.1.)"""
+
+    bits: int
+    wave_size: int
+    k: int = 16
+
+    @property
+    def replicas(self) -> int:
+        return self.wave_size // 16
+
+    def place(self, b, i, k):
+        del b
+        reg, elem = _slot_to_reg(k, self.bits)
+        lanes = np.stack([i + 16 * r for r in range(self.replicas)])
+        return lanes, reg, elem
+
+
+@dataclass(frozen=True)
+class Gfx11Output:
+    """RDNA3 WMMA C/D: ``lane = 16*(i mod R) + j``, register ``floor(i/R)`` with R = wave/16
+    rows per register; 16-bit results use one half of each register, chosen by OPSEL bit 2.
+    (CALC ``InstCalcGfx11.__get_output_reg_lanes``; amd_hw_facts §2.1.)"""
+
+    bits: int
+    wave_size: int
+    opsel_hi: bool = False
+    replicas: int = 1
+
+    def place(self, b, i, j):
+        del b
+        rows = self.wave_size // 16
+        lane = 16 * (i % rows) + j
+        reg = i // rows
+        elem = np.full_like(reg, 1 if (self.bits == 16 and self.opsel_hi) else 0)
+        return lane[None], reg, elem
+
+
+@dataclass(frozen=True)
+class Gfx12Input:
+    """RDNA4 WMMA A/B (no replication). (CALC ``InstCalcGfx12.__get_input_reg`` /
+    ``__get_input_lane``, dense case; amd_hw_facts §2.2.)"""
+
+    bits: int
+    k: int
+    wave_size: int
+    replicas: int = 1
+
+    def place(self, b, i, k):
+        del b
+        w32 = self.wave_size == 32
+        if self.bits == 16:
+            if w32:
+                lane = 16 * ((k // 4) % 2) + i
+                reg = 2 * (k // 8) + (k // 2) % 2
+            else:
+                lane = 32 * ((k // 8) % 2) + 16 * ((k // 4) % 2) + i
+                reg = (k // 2) % 2
+        elif self.bits == 8:
+            if w32:
+                lane = 16 * (k // 8) + i
+                reg = (k // 4) % 2
+            else:
+                lane = 32 * ((k // 4) % 2) + 16 * ((k // 8) % 2) + i
+                reg = np.zeros_like(k)
+        elif self.bits == 4:
+            if self.k == 16:  # wave64 uses only lanes 0-31 here (CALC comment)
+                lane = 16 * (k // 8) + i
+                reg = np.zeros_like(k)
+            elif w32:
+                lane = 16 * (k // 16) + i
+                reg = (k // 8) % 2
+            else:
+                lane = 32 * ((k // 8) % 2) + 16 * ((k // 16) % 2) + i
+                reg = np.zeros_like(k)
+        else:
+            raise ValueError(f"no gfx12 WMMA input layout for {self.bits}-bit elements")
+        elem = k % _per_reg(self.bits)
+        return lane[None], reg, elem
+
+
+@dataclass(frozen=True)
+class Gfx12Output:
+    """RDNA4 WMMA C/D. 32-bit: register ``i mod 8`` (wave32) / ``i mod 4`` (wave64); 16-bit:
+    two rows packed per register. Lane ``16*floor(i/8) + j`` (wave32) or
+    ``32*(floor(i/4) mod 2) + 16*floor(i/8) + j`` (wave64). (CALC
+    ``InstCalcGfx12.__get_output_reg_lanes``; amd_hw_facts §2.2.)"""
+
+    bits: int
+    wave_size: int
+    replicas: int = 1
+
+    def place(self, b, i, j):
+        del b
+        if self.wave_size == 32:
+            lane = 16 * (i // 8) + j
+            rows_per_set = 8
+        else:
+            lane = 32 * ((i // 4) % 2) + 16 * (i // 8) + j
+            rows_per_set = 4
+        if self.bits == 32:
+            reg, elem = i % rows_per_set, np.zeros_like(i)
+        else:
+            reg, elem = (i // 2) % (rows_per_set // 2), i % 2
+        return lane[None], reg, elem

@@ -1,0 +1,291 @@
+"""`MatrixInstruction`: one MFMA/WMMA instruction on one arch, its operand layouts, modifiers
+and the vectorised gather/scatter indices an emulator uses to execute it.
+
+Modifier semantics (amd_hw_facts §1.4, from the calculator README, CALC-README):
+  CBSZ/ABID  (CDNA multi-block ops): block ``b`` of A is read from block
+             ``(b >> CBSZ << CBSZ) + ABID``; legal CBSZ <= log2(blocks), ABID < 2**CBSZ.
+  BLGP       (CDNA, B operand): logical lane ``L`` reads physical lane
+             0: L; 1: L mod 32; 2: L mod 32 + 32; 3: (L + 16) mod 64; 4..7: 16*(BLGP-4) + L mod 16.
+             On CDNA3 f64 MFMAs BLGP is a negate mask instead: bit0 A, bit1 B, bit2 C.
+  OPSEL      (RDNA3 16-bit-output WMMA): bit 2 selects the high halves of C/D registers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cache
+from typing import NamedTuple
+
+import numpy as np
+
+from .layout import OPERANDS, Layout, Location, Placer
+
+__all__ = ["GatherIndex", "MatrixInstruction", "blgp_lane"]
+
+
+class GatherIndex(NamedTuple):
+    """Where each element of an operand is read from / written to: int32 arrays of shape
+    [blocks, rows, cols]. ``shift`` = ``elem * bits`` (bit offset inside the lane's register);
+    for 64-bit elements the value spans ``reg`` (low) and ``reg + 1`` (high)."""
+
+    lane: np.ndarray
+    reg: np.ndarray
+    elem: np.ndarray
+    shift: np.ndarray
+    bits: int
+
+
+def blgp_lane(lane, blgp: int):
+    """Physical lane read for logical B lane ``lane`` under BLGP (CALC-README; facts §1.4)."""
+    lane = np.asarray(lane)
+    if blgp == 0:
+        return lane
+    if blgp == 1:
+        return lane % 32
+    if blgp == 2:
+        return lane % 32 + 32
+    if blgp == 3:
+        return (lane + 16) % 64
+    if 4 <= blgp <= 7:
+        return 16 * (blgp - 4) + lane % 16
+    raise ValueError(f"blgp must be in 0..7, got {blgp!r}")
+
+
+def _ro(a: np.ndarray) -> np.ndarray:
+    a = np.ascontiguousarray(a, dtype=np.int32)
+    a.setflags(write=False)
+    return a
+
+
+@dataclass(frozen=True)
+class MatrixInstruction:
+    """A dense matrix instruction (``D = A·B + C`` per block) on one arch and wave size."""
+
+    name: str  # the mnemonic LLVM 19 prints for this arch
+    arch: str
+    family: str  # calculator ISA family: cdna2 | cdna3 | cdna4 | rdna3 | rdna4
+    m: int
+    n: int
+    k: int
+    blocks: int
+    a_type: str
+    b_type: str
+    c_type: str
+    d_type: str
+    wave_size: int
+    cycles: int | None  # per wave on one SIMD (CALC), or passes*4 (SCHED) where CALC has none
+    passes: int | None  # LLVM scheduling-model passes (1 pass = 4 cycles), when known
+    timing_source: str
+    builtin: str  # clang builtin that emits this instruction
+    builtin_types: tuple[str, str, str, str]  # C types of (result, A, B, C) for probe kernels
+    builtin_form: str  # argument order: "mfma" | "wmma" | "wmma_opsel" | "wmma_int"
+    a_placer: Placer = field(repr=False)
+    b_placer: Placer = field(repr=False)
+    cd_placer: Placer = field(repr=False)
+    aliases: tuple[str, ...] = ()  # other spellings LLVM accepts for this arch
+    cbsz_abid: bool = False
+    blgp: str | None = None  # None | "lanes" | "negate"
+    cd_opsel: bool = False
+    min_llvm: int = 19  # first LLVM major whose clang has the builtin
+    source: str = ""  # where the layout comes from
+
+    # -- derived numbers -------------------------------------------------------------------------
+    @property
+    def flops(self) -> int:
+        """Multiply-adds ×2 per instruction (all blocks)."""
+        return 2 * self.m * self.n * self.k * self.blocks
+
+    @property
+    def vgprs(self) -> dict[str, int]:
+        """VGPRs per operand (C and D are the same size)."""
+        return {op: self.layout(op).regs for op in OPERANDS}
+
+    @property
+    def A(self) -> Layout:
+        return self.layout("A")
+
+    @property
+    def B(self) -> Layout:
+        return self.layout("B")
+
+    @property
+    def C(self) -> Layout:
+        return self.layout("C")
+
+    @property
+    def D(self) -> Layout:
+        return self.layout("D")
+
+    def shape(self, operand: str) -> tuple[int, int, int]:
+        """[blocks, rows, cols] of an operand."""
+        op = _operand(operand)
+        rows, cols = {"A": (self.m, self.k), "B": (self.k, self.n)}.get(op, (self.m, self.n))
+        return (self.blocks, rows, cols)
+
+    def dtype(self, operand: str) -> str:
+        op = _operand(operand)
+        return {"A": self.a_type, "B": self.b_type, "C": self.c_type, "D": self.d_type}[op]
+
+    # -- layouts ---------------------------------------------------------------------------------
+    def layout(self, operand: str, *, opsel: int = 0) -> Layout:
+        """The Layout of operand 'A', 'B', 'C' or 'D' (OPSEL only for RDNA3 16-bit C/D)."""
+        op = _operand(operand)
+        self._check_opsel(op, opsel)
+        return _layout(self, op, bool(opsel & 4) and op in "CD")
+
+    def _check_opsel(self, op: str, opsel: int) -> None:
+        if not isinstance(opsel, int) or not 0 <= opsel <= 7:
+            raise ValueError(f"{self.name}: opsel must be in 0..7, got {opsel!r}")
+        if opsel and not self.cd_opsel:
+            raise ValueError(f"{self.name} on {self.arch} has no OPSEL-selected C/D halves "
+                             "(only RDNA3 16-bit-output WMMA does)")
+
+    # -- modifiers -------------------------------------------------------------------------------
+    def check_modifiers(self, cbsz: int = 0, abid: int = 0, blgp: int = 0) -> None:
+        """Raise ValueError naming the modifier if CBSZ/ABID/BLGP are illegal here."""
+        for nm, v in (("cbsz", cbsz), ("abid", abid), ("blgp", blgp)):
+            if not isinstance(v, (int, np.integer)) or v < 0:
+                raise ValueError(f"{self.name}: {nm} must be a non-negative int, got {v!r}")
+        if (cbsz or abid) and not self.cbsz_abid:
+            raise ValueError(f"{self.name} on {self.arch} does not support CBSZ/ABID "
+                             f"(cbsz={cbsz}, abid={abid})")
+        max_cbsz = self.blocks.bit_length() - 1
+        if cbsz > max_cbsz:
+            raise ValueError(f"{self.name}: cbsz={cbsz} exceeds log2(blocks)={max_cbsz}")
+        if abid >= 1 << cbsz:
+            raise ValueError(f"{self.name}: abid={abid} must be < 2**cbsz={1 << cbsz}")
+        if blgp and self.blgp is None:
+            raise ValueError(f"{self.name} on {self.arch} does not support BLGP (blgp={blgp})")
+        if blgp > 7:
+            raise ValueError(f"{self.name}: blgp must be in 0..7, got {blgp}")
+
+    def source_block(self, block: int, cbsz: int = 0, abid: int = 0) -> int:
+        """The A block that feeds `block` under CBSZ/ABID."""
+        self.check_modifiers(cbsz, abid, 0)
+        if not 0 <= block < self.blocks:
+            raise ValueError(f"{self.name}: block={block} out of range 0..{self.blocks - 1}")
+        return ((block >> cbsz) << cbsz) + abid
+
+    def negate_mask(self, blgp: int) -> tuple[bool, bool, bool]:
+        """(negate A, negate B, negate C) that BLGP means on CDNA3 f64 MFMAs (facts §1.4)."""
+        self.check_modifiers(0, 0, blgp)
+        if self.blgp != "negate":
+            return (False, False, False)
+        return (bool(blgp & 1), bool(blgp & 2), bool(blgp & 4))
+
+    def effective_source(self, operand: str, block: int, row: int, col: int, *,
+                         cbsz: int = 0, abid: int = 0, blgp: int = 0) -> Location:
+        """The register slot the hardware reads for element (block,row,col) with modifiers."""
+        g = self.gather_index(operand, cbsz=cbsz, abid=abid, blgp=blgp)
+        layout = self.layout(operand)
+        layout.location(block, row, col)  # validates coordinates with a clear message
+        lo = int(g.shift[block, row, col])
+        return Location(int(g.lane[block, row, col]), int(g.reg[block, row, col]), lo,
+                        lo + g.bits - 1)
+
+    # -- vectorised gather / scatter ---------------------------------------------------------------
+    def gather_index(self, operand: str, *, cbsz: int = 0, abid: int = 0, blgp: int = 0,
+                     opsel: int = 0) -> GatherIndex:
+        """Cached int32 index arrays [blocks, rows, cols] to read (A, B, C) or write (D)."""
+        op = _operand(operand)
+        self.check_modifiers(cbsz, abid, blgp)
+        self._check_opsel(op, opsel)
+        if (cbsz or abid) and op != "A":
+            raise ValueError(f"{self.name}: CBSZ/ABID apply to operand A, not {op}")
+        if blgp and self.blgp == "lanes" and op != "B":
+            raise ValueError(f"{self.name}: BLGP lane patterns apply to operand B, not {op}")
+        return _gather(self, op, cbsz, abid, blgp if self.blgp == "lanes" else 0,
+                       bool(opsel & 4) and op in "CD")
+
+    def scatter_index(self, operand: str, *, opsel: int = 0) -> np.ndarray:
+        """[lanes, regs, elems_per_reg, 3] inverse table: (block,row,col) per slot, -1 unused."""
+        return self.layout(operand, opsel=opsel).element_table()
+
+    def gather_bits(self, vgprs: np.ndarray, operand: str, **modifiers: int) -> np.ndarray:
+        """Read an operand's raw element bits from ``vgprs`` [W, regs, lanes] (uint32, the
+        operand's registers starting at its base VGPR) -> [W, blocks, rows, cols] right-aligned
+        (uint32, or uint64 for 64-bit elements)."""
+        g = self.gather_index(operand, **modifiers)
+        v = _check_vgprs(self, vgprs, operand, g)
+        if g.bits == 64:
+            lo = v[:, g.reg, g.lane].astype(np.uint64)
+            hi = v[:, g.reg + 1, g.lane].astype(np.uint64)
+            return lo | (hi << np.uint64(32))
+        words = v[:, g.reg, g.lane]
+        if g.bits == 32:
+            return words
+        return (words >> g.shift.astype(np.uint32)) & np.uint32((1 << g.bits) - 1)
+
+    def scatter_bits(self, vgprs: np.ndarray, operand: str, values: np.ndarray, *,
+                     opsel: int = 0) -> None:
+        """Write raw element bits ``values`` [W, blocks, rows, cols] into ``vgprs``
+        [W, regs, lanes] (uint32, in place); bits of a register outside the element are kept."""
+        g = self.gather_index(operand, opsel=opsel)
+        v = _check_vgprs(self, vgprs, operand, g)
+        want = (v.shape[0], *g.lane.shape)
+        if np.shape(values) != want:
+            raise ValueError(f"{self.name}: values for {operand} must have shape {want}, "
+                             f"got {np.shape(values)}")
+        if g.bits == 64:
+            vals = np.asarray(values, dtype=np.uint64)
+            v[:, g.reg, g.lane] = (vals & np.uint64(0xFFFFFFFF)).astype(np.uint32)
+            v[:, g.reg + 1, g.lane] = (vals >> np.uint64(32)).astype(np.uint32)
+            return
+        vals = np.asarray(values).astype(np.uint32)
+        if g.bits == 32:
+            v[:, g.reg, g.lane] = vals
+            return
+        mask = np.uint32((1 << g.bits) - 1)
+        shift = g.shift.astype(np.uint32)
+        old = v[:, g.reg, g.lane]
+        v[:, g.reg, g.lane] = (old & ~(mask << shift)) | ((vals & mask) << shift)
+
+    def __str__(self) -> str:
+        blk = f" x{self.blocks} blocks" if self.blocks > 1 else ""
+        regs = ", ".join(f"{k}:{v}" for k, v in self.vgprs.items())
+        cyc = f"{self.cycles} cycles" if self.cycles else "cycles unknown"
+        return (f"{self.name} [{self.arch}, wave{self.wave_size}] {self.m}x{self.n}x{self.k}{blk}"
+                f" {self.a_type}*{self.b_type}+{self.c_type}->{self.d_type}; VGPRs {regs}; "
+                f"{cyc}; builtin {self.builtin}")
+
+
+def _operand(operand: str) -> str:
+    op = operand.upper() if isinstance(operand, str) else operand
+    if op not in OPERANDS:
+        raise ValueError(f"operand must be one of 'A', 'B', 'C', 'D', got {operand!r}")
+    return op
+
+
+def _check_vgprs(ins: MatrixInstruction, vgprs, operand: str, g: GatherIndex) -> np.ndarray:
+    v = vgprs
+    if not isinstance(v, np.ndarray) or v.dtype != np.uint32 or v.ndim != 3:
+        raise ValueError(f"{ins.name}: vgprs for {operand} must be a uint32 array "
+                         f"[waves, regs, lanes], got {getattr(v, 'dtype', type(v))} "
+                         f"{getattr(v, 'shape', '')}")
+    need = ins.layout(operand).regs
+    if v.shape[1] < need or v.shape[2] < ins.wave_size:
+        raise ValueError(f"{ins.name}: operand {operand} needs [W, >={need}, >={ins.wave_size}]"
+                         f" registers, got {v.shape}")
+    return v
+
+
+@cache
+def _layout(ins: MatrixInstruction, op: str, opsel_hi: bool) -> Layout:
+    placer = ins.a_placer if op == "A" else ins.b_placer if op == "B" else ins.cd_placer
+    if opsel_hi:
+        placer = type(placer)(**{**placer.__dict__, "opsel_hi": True})
+    return Layout(op, placer, ins.shape(op), dtype=ins.dtype(op), instruction=ins.name,
+                  arch=ins.arch)
+
+
+@cache
+def _gather(ins: MatrixInstruction, op: str, cbsz: int, abid: int, blgp: int,
+            opsel_hi: bool) -> GatherIndex:
+    lay = _layout(ins, op, opsel_hi)
+    lane, reg, elem = lay.lane_table(), lay.reg_table(), lay.elem_table()
+    if op == "A" and (cbsz or abid):
+        src = ((np.arange(ins.blocks) >> cbsz) << cbsz) + abid
+        lane, reg, elem = lane[src], reg[src], elem[src]
+    if op == "B" and blgp:
+        lane = blgp_lane(lane, blgp)
+    return GatherIndex(_ro(lane), _ro(reg), _ro(elem), _ro(elem * lay.bits), lay.bits)
