@@ -219,26 +219,39 @@ class MatrixInstruction:
     def scatter_bits(self, vgprs: np.ndarray, operand: str, values: np.ndarray, *,
                      opsel: int = 0) -> None:
         """Write raw element bits ``values`` [W, blocks, rows, cols] into ``vgprs``
-        [W, regs, lanes] (uint32, in place); bits of a register outside the element are kept."""
+        [W, regs, lanes] (uint32, in place) at every location of each element (all RDNA3
+        replicas); bits of a register outside the element are kept."""
+        lay = self.layout(operand, opsel=opsel)
         g = self.gather_index(operand, opsel=opsel)
         v = _check_vgprs(self, vgprs, operand, g)
-        want = (v.shape[0], *g.lane.shape)
+        want = (v.shape[0], *lay.shape)
         if np.shape(values) != want:
             raise ValueError(f"{self.name}: values for {operand} must have shape {want}, "
                              f"got {np.shape(values)}")
-        if g.bits == 64:
+        lanes, reg = lay.all_lanes_table(), lay.reg_table()
+        if lay.bits == 64:
             vals = np.asarray(values, dtype=np.uint64)
-            v[:, g.reg, g.lane] = (vals & np.uint64(0xFFFFFFFF)).astype(np.uint32)
-            v[:, g.reg + 1, g.lane] = (vals >> np.uint64(32)).astype(np.uint32)
+            for ln in lanes:
+                v[:, reg, ln] = (vals & np.uint64(0xFFFFFFFF)).astype(np.uint32)
+                v[:, reg + 1, ln] = (vals >> np.uint64(32)).astype(np.uint32)
             return
         vals = np.asarray(values).astype(np.uint32)
-        if g.bits == 32:
-            v[:, g.reg, g.lane] = vals
+        if lay.bits == 32:
+            for ln in lanes:
+                v[:, reg, ln] = vals
             return
-        mask = np.uint32((1 << g.bits) - 1)
-        shift = g.shift.astype(np.uint32)
-        old = v[:, g.reg, g.lane]
-        v[:, g.reg, g.lane] = (old & ~(mask << shift)) | ((vals & mask) << shift)
+        # Sub-dword: elements sharing a register word are merged one sub-element at a time.
+        mask = np.uint32((1 << lay.bits) - 1)
+        elem = lay.elem_table()
+        for e in range(lay.elems_per_reg):
+            sel = elem == e
+            if not sel.any():
+                continue
+            shift = np.uint32(e * lay.bits)
+            part = (vals[:, sel] & mask) << shift
+            for ln in lanes:
+                r, lane = reg[sel], ln[sel]
+                v[:, r, lane] = (v[:, r, lane] & ~(mask << shift)) | part
 
     def __str__(self) -> str:
         blk = f" x{self.blocks} blocks" if self.blocks > 1 else ""
