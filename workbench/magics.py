@@ -1,0 +1,302 @@
+"""IPython magics: ``%%hipkernel`` compiles a cell, ``%%hipfile`` saves a header, ``%hipwb``.
+
+``%load_ext workbench`` registers them. ``%%hipkernel`` binds every kernel of the cell as a
+``workbench.runtime.Kernel`` under its Python name and shows a :class:`CompileReport`. A
+compile error fails the cell with clang's diagnostic at the *cell* line (the ``%%hipkernel``
+line is line 1, as JupyterLab numbers it), and leaves earlier kernels in the namespace alone.
+"""
+
+from __future__ import annotations
+
+import argparse
+import atexit
+import os
+import re
+import shlex
+import shutil
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from IPython.core.error import UsageError
+from IPython.core.magic import Magics, cell_magic, line_magic, magics_class
+from IPython.display import display
+
+from . import compiler
+from .arch import get as get_arch
+from .compiler import CompileError
+from .toolchain import ToolchainError
+
+FALLBACK_ARCH = "gfx942"
+SHOW_CHOICES = ("summary", "isa", "none")
+
+
+class _Concise:
+    """Mixin: IPython shows ``Name: message`` only, not a Python traceback into hipwb."""
+
+    def _render_traceback_(self) -> list[str]:
+        lines = str(self).splitlines() or [""]
+        red, reset = "\x1b[0;31m", "\x1b[0m"
+        return [f"{red}{type(self).__name__}{reset}: {lines[0]}", *lines[1:]]
+
+
+class CellCompileError(_Concise, CompileError):
+    """clang rejected a %%hipkernel cell; the message cites cell lines."""
+
+
+class CellToolchainError(_Concise, ToolchainError):
+    """No usable LLVM toolchain; the message says how to install one."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that raises UsageError (naming the bad option) instead of exiting."""
+
+    def error(self, message: str):
+        m = re.search(r"unrecognized arguments: (.*)", message)
+        if m:
+            message = f"unknown option {m.group(1)}"
+        raise UsageError(f"%%{self.prog}: {message}\n{self.format_usage().strip()}")
+
+    def exit(self, status: int = 0, message: str | None = None):
+        raise UsageError(message or self.format_usage())
+
+
+def _hipkernel_parser() -> _Parser:
+    p = _Parser(prog="hipkernel", add_help=False,
+                usage="%%%%hipkernel [--arch A[,B]] [-O N] [-D X=Y]... [-I dir]... "
+                      "[--show summary|isa|none] [--wave64] [--block N]")
+    p.add_argument("--arch", help="comma-separated gfx targets")
+    p.add_argument("-O", dest="opt", default="3", choices=["0", "1", "2", "3", "s", "z"])
+    p.add_argument("-D", dest="defines", action="append", default=[], metavar="X=Y")
+    p.add_argument("-I", dest="includes", action="append", default=[], metavar="DIR")
+    p.add_argument("--show", default="summary", choices=SHOW_CHOICES)
+    p.add_argument("--wave64", action="store_true", help="compile RDNA targets for wave64")
+    p.add_argument("--block", type=int, help="block size for the occupancy summary")
+    return p
+
+
+def parse_defines(items: list[str]) -> dict[str, str | None]:
+    """``["N=4", "FAST"]`` -> ``{"N": "4", "FAST": None}``, rejecting bad macro names."""
+    out: dict[str, str | None] = {}
+    for item in items:
+        name, eq, value = item.partition("=")
+        if not re.fullmatch(r"[A-Za-z_]\w*", name):
+            raise UsageError(f"-D {item!r}: {name!r} is not a valid macro name")
+        out[name] = value if eq else None
+    return out
+
+
+def parse_archs(text: str) -> tuple[str, ...]:
+    """``"gfx942,gfx1100"`` -> validated arch names (UsageError naming an unknown one)."""
+    names = [a.strip() for a in text.split(",") if a.strip()]
+    if not names:
+        raise UsageError("--arch needs at least one gfx target, e.g. --arch gfx942")
+    out = []
+    for a in names:
+        try:
+            out.append(get_arch(a).name)
+        except ValueError as e:
+            raise UsageError(f"--arch: {e}") from None
+    return tuple(dict.fromkeys(out))
+
+
+_INCLUDE_RE = re.compile(r'^\s*#\s*include\s*[<"]([^">]+)[">]', re.M)
+
+
+@magics_class
+class HipMagics(Magics):
+    """``%%hipkernel``, ``%%hipfile`` and ``%hipwb`` with per-session defaults."""
+
+    def __init__(self, shell: Any):
+        super().__init__(shell)
+        self.archs: tuple[str, ...] | None = None  # set by %hipwb arch
+        self._header_dir: Path | None = None
+        self.last_module: compiler.Module | None = None
+
+    # -- defaults ------------------------------------------------------------------------------
+    def default_archs(self) -> tuple[str, ...]:
+        """The session's arch (%hipwb arch), else the ROCm GPU's, else gfx942."""
+        if self.archs:
+            return self.archs
+        from .doctor import rocm_gpu_arch
+
+        gpu = rocm_gpu_arch()
+        return (gpu,) if gpu else (FALLBACK_ARCH,)
+
+    @property
+    def header_dir(self) -> Path:
+        """This session's folder of %%hipfile headers (created on first use)."""
+        if self._header_dir is None:
+            self._header_dir = Path(tempfile.mkdtemp(prefix="hipwb-headers-"))
+            atexit.register(shutil.rmtree, self._header_dir, True)
+        return self._header_dir
+
+    def _session_includes(self, source: str) -> list[Path]:
+        """The header folder, when the cell includes one of its headers.
+
+        Only then: the folder's path is per session, and it becomes part of the cache key.
+        """
+        if self._header_dir is None:
+            return []
+        for name in _INCLUDE_RE.findall(source):
+            if (self._header_dir / name).is_file():
+                return [self._header_dir]
+        return []
+
+    def _first_line(self, body: str) -> int:
+        """Cell line of the body's first line: 2, or more when blank lines precede the magic
+        (IPython drops them before it sees %%hipkernel; JupyterLab still counts them)."""
+        hist = getattr(self.shell, "history_manager", None)
+        raw = hist.input_hist_raw[-1] if hist is not None and hist.input_hist_raw else ""
+        lines = raw.splitlines()
+        for i, line in enumerate(lines):
+            if line.lstrip().startswith("%%hipkernel"):
+                rest = "\n".join(lines[i + 1:])
+                if rest.strip() == body.strip():
+                    return i + 2
+                break
+        return 2
+
+    # -- %%hipkernel ---------------------------------------------------------------------------
+    @cell_magic
+    def hipkernel(self, line: str, cell: str) -> None:
+        """Compile the cell's HIP code; bind its kernels; show resources, occupancy and ISA.
+
+        %%hipkernel [--arch A[,B]] [-O N] [-D X=Y]... [-I dir]... [--show summary|isa|none]
+                    [--wave64] [--block N]
+        """
+        try:
+            args = _hipkernel_parser().parse_args(shlex.split(line))
+        except ValueError as e:  # shlex: unbalanced quotes
+            raise UsageError(f"%%hipkernel: cannot parse options {line!r}: {e}") from None
+        archs = parse_archs(args.arch) if args.arch else self.default_archs()
+        defines = parse_defines(args.defines)
+        options = ["-mwavefrontsize64"] if args.wave64 else []
+        first_line = self._first_line(cell)
+        includes = [*args.includes, *self._session_includes(cell)]
+        t0 = time.perf_counter()
+        try:
+            module = compiler.compile(
+                cell, archs, options, defines=defines, include_dirs=includes,
+                opt_level=args.opt, filename="cell", first_line=first_line)
+        except CompileError as e:
+            err = CellCompileError(str(e), e.diagnostics, e.arch)
+            raise err from None
+        except ToolchainError as e:
+            raise CellToolchainError(str(e)) from None
+        seconds = time.perf_counter() - t0
+        self.last_module = module
+        from .runtime.kernel import Kernel
+
+        for name in module.kernels:
+            self.shell.user_ns[name] = Kernel(module, name)
+        if args.show != "none":
+            from .widgets.compile_report import CompileReport
+
+            source = "\n" * (first_line - 2) + "%%hipkernel " + line + "\n" + cell
+            display(CompileReport(module, source=source, seconds=seconds, block=args.block,
+                                  show_isa=args.show == "isa"))
+
+    # -- %%hipfile -----------------------------------------------------------------------------
+    @cell_magic
+    def hipfile(self, line: str, cell: str) -> None:
+        """Save the cell as a header that later %%hipkernel cells can ``#include``.
+
+        %%hipfile name.h
+        """
+        parts = shlex.split(line)
+        if len(parts) != 1:
+            raise UsageError("%%hipfile takes one file name, e.g. %%hipfile tile.h")
+        name = parts[0]
+        rel = Path(name)
+        if rel.is_absolute() or ".." in rel.parts or name.endswith("/"):
+            raise UsageError(f"%%hipfile {name}: use a relative name without '..', e.g. tile.h")
+        path = self.header_dir / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        text = cell if cell.endswith("\n") else cell + "\n"
+        changed = not path.exists() or path.read_text() != text
+        if changed:  # an unchanged header keeps its mtime: cells that include it stay cached
+            tmp = path.with_name(f".{path.name}.tmp")
+            tmp.write_text(text)
+            os.replace(tmp, path)
+        n = len(text.splitlines())
+        state = "saved" if changed else "unchanged"
+        print(f'{state} {name} ({n} lines): #include "{name}" in %%hipkernel cells')
+
+    # -- %hipwb --------------------------------------------------------------------------------
+    _HIPWB_USAGE = ("usage: %hipwb arch [A[,B]|auto] | device [emulator|rocm[:N]|cuda[:N]|auto]"
+                    " | doctor | cache [clear]")
+
+    @line_magic
+    def hipwb(self, line: str) -> Any:
+        """Session settings and tools: arch, device, doctor, cache.
+
+        %hipwb arch [A[,B]|auto]       show or set the default arch of %%hipkernel
+        %hipwb device [emulator|rocm|cuda|auto]   show or set the launch device
+        %hipwb doctor                  what hipwb found on this machine
+        %hipwb cache [clear]           where compiled code objects live / forget them
+        """
+        try:
+            words = shlex.split(line)
+        except ValueError as e:
+            raise UsageError(f"%hipwb: cannot parse {line!r}: {e}") from None
+        if not words:
+            raise UsageError(self._HIPWB_USAGE)
+        cmd, rest = words[0], words[1:]
+        if cmd == "arch":
+            return self._arch(rest)
+        if cmd == "device":
+            return self._device(rest)
+        if cmd == "doctor" and not rest:
+            from .doctor import doctor
+
+            display(doctor())
+            return None
+        if cmd == "cache":
+            return self._cache(rest)
+        what = f"unknown option {cmd!r}" if cmd != "doctor" else f"doctor takes no {rest[0]!r}"
+        raise UsageError(f"%hipwb: {what}\n{self._HIPWB_USAGE}")
+
+    def _arch(self, rest: list[str]) -> None:
+        if len(rest) > 1:
+            raise UsageError("%hipwb arch takes one value, e.g. %hipwb arch gfx942,gfx1100")
+        if rest and rest[0] == "auto":
+            self.archs = None
+        elif rest:
+            self.archs = parse_archs(rest[0])
+        how = "set by %hipwb arch" if self.archs else "detected (auto)"
+        print(f"default arch: {','.join(self.default_archs())} ({how})")
+
+    def _device(self, rest: list[str]) -> None:
+        from .runtime import devices as dev_mod
+        from .runtime.errors import LaunchError
+
+        if len(rest) > 1:
+            raise UsageError("%hipwb device takes one value: emulator, rocm[:N], cuda[:N] or auto")
+        try:
+            if rest:
+                dev = dev_mod.set_device(None if rest[0] == "auto" else rest[0])
+            else:
+                dev = dev_mod.get_device()
+        except LaunchError as e:
+            raise UsageError(f"%hipwb device: {e}") from None
+        except ImportError as e:
+            raise UsageError(f"%hipwb device: this device is not available here ({e})") from None
+        print(f"device: {dev.name}")
+
+    def _cache(self, rest: list[str]) -> None:
+        if rest == ["clear"]:
+            compiler.clear_cache()
+            print("compile cache cleared")
+            return
+        if rest:
+            raise UsageError(f"%hipwb cache: unknown option {rest[0]!r}; use %hipwb cache clear")
+        root = compiler.cache_dir()
+        n = sum(1 for _ in root.glob("*/*/info.pickle")) if root.exists() else 0
+        print(f"compile cache: {root} ({n} code objects)")
+
+
+def load_ipython_extension(ipython: Any) -> None:
+    """Register the magics (``%load_ext workbench``)."""
+    ipython.register_magics(HipMagics)
