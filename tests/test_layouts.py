@@ -253,7 +253,7 @@ def test_printing_is_a_readable_matrix():
     assert text.splitlines()[0].startswith("v_mfma_f32_16x16x16_f16 A on gfx942 (wave64)")
     row5 = text.splitlines()[3 + 5].split()
     assert row5[0] == "5" and row5[1 + 13] == "53.0.1"  # A[5][13] = v0{53}.[31:16]
-    assert "16x16 f32, 4 VGPRs" in repr(ins.D)
+    assert "16x16 f32, 4 VGPRs" in repr(ins.D) and repr(ins.D) == str(ins.D)
     d = str(layouts.get("v_mfma_f32_32x32x8_bf16", "gfx942").D).splitlines()
     assert d[3 + 22].split()[1 + 3] == "35.10"  # D[22][3] = v10{35}
 
@@ -329,6 +329,19 @@ def test_gather_scatter_roundtrip(name, arch, ws):
         assert (g.lane[b, r, c], g.reg[b, r, c], g.shift[b, r, c]) == (loc.lane, loc.reg,
                                                                        loc.bit_lo)
     assert ins.gather_index("A") is ins.gather_index("A")  # cached
+
+
+def test_gather_replicas_rdna3():
+    ins = layouts.get("v_wmma_f32_16x16x16_f16", "gfx1100", wave_size=64)
+    for rep in range(4):
+        assert (ins.gather_index("B", replica=rep).lane == ins.B.lane_table() + 16 * rep).all()
+    with pytest.raises(ValueError, match="replica=4 out of range 0..3"):
+        ins.gather_index("A", replica=4)
+    vgprs = np.zeros((1, 8, 64), np.uint32)
+    vals = np.arange(256, dtype=np.uint32).reshape(1, 1, 16, 16)
+    ins.scatter_bits(vgprs, "A", vals)  # writes every copy
+    for rep in range(4):
+        assert (ins.gather_bits(vgprs, "A", replica=rep) == vals).all()
 
 
 def test_scatter_keeps_other_half_and_validates():

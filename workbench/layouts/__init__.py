@@ -40,6 +40,7 @@ blgp=)``. OPSEL (RDNA3 16-bit C/D): ``ins.layout("C", opsel=4)``.
 For an emulator -- vectorised and cached (``functools.cache``)::
 
     g = ins.gather_index("A", cbsz=0, abid=0, blgp=0)   # GatherIndex: int32 [blocks, rows, cols]
+    #   (opsel= for RDNA3 16-bit C/D; replica= picks which RDNA3 A/B copy to read)
     # g.lane, g.reg, g.elem, g.shift (= elem*bits), g.bits
     # with vgprs = uint32 [W, regs, lanes] (the operand's registers from its base VGPR):
     words = vgprs[:, g.reg, g.lane]                      # ONE fancy index -> [W, blocks, M, K]

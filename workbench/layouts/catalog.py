@@ -147,7 +147,10 @@ _RDNA3 = (
 )
 
 # RDNA4 rows: mnemonic, A type, B type, out, K, (w32 types), (w64 types), form, cycles
-# (CALC: f16/bf16 16 cycles; fp8/bf8/iu8/iu4 8).
+# (CALC: f16/bf16 16 cycles; fp8/bf8/iu8/iu4 8). Sources disagree on units here: LLVM's GFX12
+# model (SCHED) puts FP8/BF8/BF16/F16 WMMA in a 2-pass and IU8/IU4 in a 4-pass XDL class
+# (facts §2.2). We follow CALC, which states cycles per instruction and matches the AMD peak
+# rates (2048 / 4096 FLOP per WGP per clock); `passes` stays None for RDNA.
 _RDNA4 = (
     ("v_wmma_f32_16x16x16_f16", "f16", "f16", "f32", 16, ("v8f", "v8h", "v8h", "v8f"),
      ("v4f", "v4h", "v4h", "v4f"), "wmma", 16),

@@ -185,8 +185,11 @@ class MatrixInstruction:
 
     # -- vectorised gather / scatter ---------------------------------------------------------------
     def gather_index(self, operand: str, *, cbsz: int = 0, abid: int = 0, blgp: int = 0,
-                     opsel: int = 0) -> GatherIndex:
-        """Cached int32 index arrays [blocks, rows, cols] to read (A, B, C) or write (D)."""
+                     opsel: int = 0, replica: int = 0) -> GatherIndex:
+        """Cached int32 index arrays [blocks, rows, cols] to read (A, B, C) or write (D).
+
+        ``replica`` picks which copy of a replicated RDNA3 A/B element to read (0..wave/16-1),
+        so an emulator can check that a kernel filled every copy as the hardware requires."""
         op = _operand(operand)
         self.check_modifiers(cbsz, abid, blgp)
         self._check_opsel(op, opsel)
@@ -194,8 +197,12 @@ class MatrixInstruction:
             raise ValueError(f"{self.name}: CBSZ/ABID apply to operand A, not {op}")
         if blgp and self.blgp == "lanes" and op != "B":
             raise ValueError(f"{self.name}: BLGP lane patterns apply to operand B, not {op}")
+        reps = self.layout(op).replicas
+        if not isinstance(replica, int) or not 0 <= replica < reps:
+            raise ValueError(f"{self.name}: replica={replica!r} out of range 0..{reps - 1} "
+                             f"for operand {op}")
         return _gather(self, op, cbsz, abid, blgp if self.blgp == "lanes" else 0,
-                       bool(opsel & 4) and op in "CD")
+                       bool(opsel & 4) and op in "CD", replica)
 
     def scatter_index(self, operand: str, *, opsel: int = 0) -> np.ndarray:
         """[lanes, regs, elems_per_reg, 3] inverse table: (block,row,col) per slot, -1 unused."""
@@ -293,9 +300,9 @@ def _layout(ins: MatrixInstruction, op: str, opsel_hi: bool) -> Layout:
 
 @cache
 def _gather(ins: MatrixInstruction, op: str, cbsz: int, abid: int, blgp: int,
-            opsel_hi: bool) -> GatherIndex:
+            opsel_hi: bool, replica: int) -> GatherIndex:
     lay = _layout(ins, op, opsel_hi)
-    lane, reg, elem = lay.lane_table(), lay.reg_table(), lay.elem_table()
+    lane, reg, elem = lay.lane_table(replica), lay.reg_table(), lay.elem_table()
     if op == "A" and (cbsz or abid):
         src = ((np.arange(ins.blocks) >> cbsz) << cbsz) + abid
         lane, reg, elem = lane[src], reg[src], elem[src]

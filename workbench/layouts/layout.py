@@ -175,8 +175,8 @@ class Layout:
         return (f"{self._name()} (wave{self.wave_size}): {blocks}{self.rows}x{self.cols} "
                 f"{self.dtype}, {self.regs} VGPRs{rep}")
 
-    def __repr__(self) -> str:
-        return f"<Layout {self.summary()}>"
+    def __repr__(self) -> str:  # the matrix itself: a Layout is a value to print (notebooks)
+        return str(self)
 
     def __str__(self) -> str:
         sub = self.elems_per_reg > 1
