@@ -22,6 +22,7 @@ import builtins
 import difflib
 from functools import cache
 
+from ..arch import ARCHS
 from ..arch import get as get_arch
 from .formulas import CdnaInput, CdnaOutput, Gfx11Input, Gfx11Output, Gfx12Input, Gfx12Output
 from .instruction import MatrixInstruction
@@ -32,10 +33,17 @@ _BITS = {"f64": 64, "f32": 32, "xf32": 32, "i32": 32, "f16": 16, "bf16": 16, "i8
          "iu4": 4, "float8_e4m3fnuz": 8, "float8_e5m2fnuz": 8, "float8_e4m3fn": 8,
          "float8_e5m2": 8}
 
-# Matrix-instruction family of each arch in workbench.arch (CALC dict_isas: gfx1100-1103 and
-# gfx1150-1153 are RDNA3 for WMMA, gfx1200/1201 RDNA4, gfx940-942 CDNA3).
-_FAMILY = {"gfx90a": "cdna2", "gfx942": "cdna3", "gfx950": "cdna4", "gfx1100": "rdna3",
-           "gfx1102": "rdna3", "gfx1151": "rdna3", "gfx1201": "rdna4"}
+# Matrix-instruction family of an arch in workbench.arch: its `family`, except that gfx1150-1153
+# (RDNA3.5) use the RDNA3 WMMA set (CALC dict_isas lists gfx1150/1151 under 'rdna3').
+_WMMA_FAMILY = {"rdna3.5": "rdna3"}
+
+
+def _family(arch: str) -> str | None:
+    a = get_arch(arch)
+    if not (a.has_mfma or a.has_wmma):
+        return None
+    return _WMMA_FAMILY.get(a.family, a.family)
+
 
 # fp8 flavours: gfx942 is FNUZ only (facts §1.2, HIP FP8 docs); RDNA4 WMMA fp8/bf8 are OCP
 # (CALC dict_math_types 'fp8'/'bf8' = OCP E4M3/E5M2; workbench.arch gfx1201.has_ocp_fp8).
@@ -245,7 +253,7 @@ def _rdna4(arch: str) -> list[MatrixInstruction]:
 
 @cache
 def _table(arch: str) -> tuple[MatrixInstruction, ...]:
-    family = _FAMILY.get(arch)
+    family = _family(arch)
     if family in ("cdna2", "cdna3"):
         return tuple(_cdna(arch, family))
     if family == "cdna4":
@@ -264,7 +272,7 @@ def _arch(arch: str) -> tuple[str, int]:
 
 def archs() -> tuple[str, ...]:
     """Archs that have matrix instructions in this catalog."""
-    return tuple(_FAMILY)
+    return tuple(a for a in ARCHS if _family(a))
 
 
 def instructions(arch: str = "gfx942", *, wave_size: int | None = None) -> list[MatrixInstruction]:
