@@ -97,10 +97,16 @@ class CodeObject:
                 self._listing_text = cached.read_text()
             else:
                 tc = _tc.find_toolchain()
-                out = subprocess.run(
-                    [tc.tool("llvm-objdump"), "-d", "-l", f"--mcpu={self.arch}", str(self.path)],
-                    capture_output=True, text=True, check=True,
-                )
+                cmd = [tc.tool("llvm-objdump"), "-d", "-l", f"--mcpu={self.arch}"]
+                # RDNA defaults to wave32; without the attribute, wave64 kernels disassemble
+                # with wave32 register-tuple sizes (e.g. WMMA accumulators).
+                if any(k.resources.wave_size == 64 for k in self.kernels.values()):
+                    from .arch import get as get_arch
+
+                    if get_arch(self.arch).gfx_major >= 10:
+                        cmd.append("--mattr=+wavefrontsize64")
+                out = subprocess.run([*cmd, str(self.path)], capture_output=True, text=True,
+                                     check=True)
                 self._listing_text = out.stdout
                 _atomic_write(cached, out.stdout.encode())
         return self._listing_text
@@ -439,10 +445,13 @@ def parse_diagnostics(stderr: str, src: Path, filename: str) -> list[Diagnostic]
 def _error_message(arch: str, diags, stderr: str, src: Path, filename: str) -> str:
     lines = [ln for ln in stderr.splitlines() if "[-Rpass-analysis" not in ln]
     text = "\n".join(lines).replace(str(src), filename).replace(str(INCLUDE_DIR) + "/", "")
-    text = re.sub(r"^\s*\d+ \| .*\n?", lambda m: m.group(0), text, flags=re.M)
     errors = [d for d in diags if d.severity in ("error", "fatal error")]
-    head = (f"{filename} line {errors[0].line}: {errors[0].message}" if errors
-            else "compilation failed")
+    if not errors:
+        head = "compilation failed"
+    elif errors[0].file == filename:
+        head = f"{filename} line {errors[0].line}: {errors[0].message}"
+    else:
+        head = f"{errors[0].file}:{errors[0].line}: {errors[0].message}"
     return f"{head}  [{arch}]\n{text.strip()}"
 
 
