@@ -395,9 +395,29 @@ def _store(root: Path, key: str, out: Path, co: CodeObject, deps) -> Path:
     try:
         os.rename(out, final)
     except OSError:
-        # Another process stored the same key first; its entry is equivalent.
         if not (final / "info.pickle").exists():
             raise
+        # An entry with this key exists. If its headers are unchanged, another process stored
+        # the same build first and it is equivalent; otherwise an included header changed
+        # since (same source and flags, new content) and the entry is stale: replace it.
+        try:
+            with open(final / "info.pickle", "rb") as f:
+                fresh = _deps_fresh(pickle.load(f)["deps"])
+        except (OSError, EOFError, pickle.UnpicklingError, KeyError, AttributeError,
+                ImportError):
+            fresh = False
+        if not fresh:
+            stale = Path(tempfile.mkdtemp(prefix=".stale-", dir=final.parent))
+            try:
+                os.rename(final, stale / "entry")
+            except OSError:
+                pass  # another process replaced it already
+            try:
+                os.rename(out, final)
+            except OSError:
+                if not (final / "info.pickle").exists():
+                    raise
+            shutil.rmtree(stale, ignore_errors=True)
     return final / "code.hsaco"
 
 

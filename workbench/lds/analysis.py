@@ -363,6 +363,7 @@ class Access:
         for p in self.phases:
             cells = "".join(_bank_char(c) for c in p.bank_dwords)
             lines.append(f"{p.index:>2} {_ranges(p.lanes):<{lane_w}} {p.degree:>3}  {cells}")
+        lines.append("cells: distinct dwords per bank ('.' idle, 1-9, a=10 .. z=35, '#' more)")
         lines.append(self.table.provenance())
         return "\n".join(lines)
 
@@ -504,7 +505,9 @@ def analyze(addresses, exec_mask=None, instruction: str | DsInstruction = "ds_re
     ``[executions, lanes(, 2)]``. ``exec_mask``: None (all lanes), an int bitmask, a bool array
     ``[lanes]``/``[executions, lanes]``, or an integer array of one bitmask per execution;
     inactive lanes are ignored. Returns an ``Access`` for one execution, an ``AccessBatch`` for a
-    batch. The cost model is in this module's docstring.
+    batch. Cost (module docstring): a phase costs the max over banks of the distinct dwords it
+    touches; ``conflict_cycles`` = sum over phases of (degree - 1), the model of
+    SQ_LDS_BANK_CONFLICT, "cycles the LDS is stalled by bank conflicts" (FACTS §3.3).
     """
     op, a, table, addr, ex, batch = _prepare(addresses, exec_mask, instruction, arch)
     if batch:
