@@ -1,0 +1,290 @@
+"""Occupancy model: hand-computed cases, and a compiled sweep checked against LLVM 19's remark.
+
+The truth is LLVM: KernelInfo.llvm_occupancy is the "Occupancy [waves/SIMD]" clang prints for
+-Rpass-analysis=kernel-resource-usage, computed with block size = the kernel's max flat
+workgroup size and its static LDS. The sweep must agree on every kernel and must hit every
+limiter on every arch.
+"""
+
+from __future__ import annotations
+
+import collections
+from dataclasses import dataclass
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+import workbench
+from workbench import arch as wa
+from workbench.occupancy import LIMITERS, occupancy, occupancy_table, unified_vgpr_count
+
+KERNELS = Path(__file__).parent / "kernels" / "occupancy"
+
+
+def res(vgprs=8, agprs=0, sgprs=16, lds_bytes=0, wave_size=None, max_flat=None):
+    return SimpleNamespace(vgprs=vgprs, agprs=agprs, sgprs=sgprs, lds_bytes=lds_bytes,
+                           wave_size=wave_size, max_flat_workgroup_size=max_flat)
+
+
+# ------------------------------------------------------------------------------------------
+# Hand-computed cases (rules: amd_hw_facts §4; LLVM AMDGPUBaseInfo / AMDGPUSubtarget)
+
+
+def test_gfx942_128_vgprs_gives_4_waves():
+    # 512 VGPRs / alignTo(128, 8) = 4 waves/SIMD (amd_hw_facts §4.1 example).
+    o = occupancy(res(vgprs=128), "gfx942", 256)
+    assert (o.waves_per_simd, o.limiter, o.vgpr_limit) == (4, "vgprs", 4)
+    # 256 threads = 4 waves/WG; 4 waves/SIMD x 4 SIMDs = 16 waves = 4 workgroups per CU.
+    assert (o.waves_per_workgroup, o.workgroups_per_cu, o.waves_per_cu) == (4, 4, 16)
+    assert o.unit == "CU" and o.vgprs_allocated == 128
+
+
+def test_unified_vgprs_align_arch_part_to_4():
+    a = wa.get("gfx90a")
+    # alignTo(57, 4) + 7 = 67 -> granule 8 -> 72 -> 512 // 72 = 7 (plain 57 + 7 = 64 would be 8).
+    assert unified_vgpr_count(a, 57, 7) == 67
+    assert occupancy(res(vgprs=57, agprs=7), a, 64).waves_per_simd == 7
+    # No AGPRs: the arch count is used unaligned (LLVM getTotalNumVGPRs).
+    assert unified_vgpr_count(a, 57, 0) == 57
+    # 256 arch + 256 AGPRs = 512 -> 1 wave (amd_hw_facts §4.1).
+    assert occupancy(res(vgprs=256, agprs=256), a, 64).waves_per_simd == 1
+    # RDNA has no AGPRs.
+    with pytest.raises(ValueError, match="gfx1100 has no AGPRs"):
+        occupancy(res(vgprs=8, agprs=4), "gfx1100", 64)
+
+
+@pytest.mark.parametrize("name,ws,vgprs,waves", [
+    ("gfx1100", 32, 96, 16),   # 1536 / 96 = 16
+    ("gfx1100", 32, 97, 12),   # alignTo(97, 24) = 120 -> 1536 // 120 = 12
+    ("gfx1100", 32, 256, 5),   # alignTo(256, 24) = 264 -> 5
+    ("gfx1100", 64, 256, 2),   # 768 // alignTo(256, 12) = 768 // 264 = 2
+    ("gfx1102", 32, 65, 12),   # 1024 // alignTo(65, 16) = 1024 // 80 = 12
+    ("gfx1102", 64, 65, 7),    # 512 // 72 = 7
+    ("gfx1030", 32, 128, 8),   # 1024 // 128 = 8
+    ("gfx1201", 32, 121, 10),  # 1536 // 144 = 10
+    ("gfx1151", 32, 192, 8),   # 1536 // 192 = 8 (1.5x VGPR part)
+    ("gfx942", 64, 7, 8),      # fewer than one granule never limits
+])
+def test_vgpr_limit(name, ws, vgprs, waves):
+    o = occupancy(res(vgprs=vgprs), name, 64, wave_size=ws)
+    assert o.vgpr_limit == waves == o.waves_per_simd
+
+
+@pytest.mark.parametrize("sgprs,waves", [(80, 8), (100, 8), (101, 7), (108, 7)])
+def test_gfx9_sgpr_table(sgprs, waves):
+    # GCNSubtarget::getOccupancyWithNumSGPRs: <=80 10, <=88 9, <=100 8, else 7; max 8 waves.
+    o = occupancy(res(sgprs=sgprs), "gfx942", 64)
+    assert o.sgpr_limit == waves == o.waves_per_simd
+    assert o.limiter == ("sgprs" if waves < 8 else "waves")
+
+
+def test_rdna_sgprs_never_limit():
+    assert occupancy(res(sgprs=106), "gfx1201", 64).sgpr_limit == 16
+
+
+def test_lds_limit_cdna():
+    # 65536 // 20000 = 3 workgroups x 4 waves = 12 waves / 4 SIMDs = 3 waves/SIMD.
+    o = occupancy(res(lds_bytes=20000), "gfx942", 256)
+    assert (o.waves_per_simd, o.limiter, o.lds_workgroups, o.workgroups_per_cu) == (3, "lds", 3, 3)
+    # One 64-wide workgroup with 40 KiB: 1 group x 1 wave, divideCeil(1, 4) = 1.
+    assert occupancy(res(lds_bytes=40960), "gfx90a", 64).waves_per_simd == 1
+    # gfx950 has 160 KiB: 163840 // 40960 = 4 groups x 4 waves / 4 = 4.
+    assert occupancy(res(lds_bytes=40960), "gfx950", 256).waves_per_simd == 4
+
+
+def test_lds_limit_rdna_uses_the_wgp():
+    # WGP mode: 131072 // 32768 = 4 groups x 2 waves (64 threads, wave32) / 4 SIMDs = 2.
+    o = occupancy(res(lds_bytes=32768), "gfx1100", 64)
+    assert (o.waves_per_simd, o.unit, o.lds_workgroups) == (2, "WGP", 4)
+
+
+def test_dynamic_lds_adds_to_static():
+    o = occupancy(res(lds_bytes=16384), "gfx942", 256, dynamic_lds=16384)
+    assert o.lds_bytes == 32768 and o.waves_per_simd == 2
+    with pytest.raises(ValueError, match="dynamic_lds 65536"):
+        occupancy(res(lds_bytes=1024), "gfx942", 256, dynamic_lds=65536)
+    with pytest.raises(ValueError, match="dynamic_lds must be >= 0"):
+        occupancy(res(), "gfx942", 256, dynamic_lds=-1)
+
+
+@pytest.mark.parametrize("name,block,waves", [
+    ("gfx942", 768, 6),    # 12 waves/WG -> 32 // 12 = 2 WGs -> 24 waves / 4 = 6
+    ("gfx942", 448, 7),    # 7 waves/WG -> 4 WGs -> 28 / 4 = 7
+    ("gfx942", 1024, 8),   # 16 waves/WG -> 2 WGs -> 32 / 4 = 8
+    ("gfx1100", 704, 11),  # wave32: 22 waves/WG -> 64 // 22 = 2 -> 44 / 4 = 11
+    ("gfx1100", 192, 15),  # 6 waves/WG -> 10 WGs -> 60 / 4 = 15
+])
+def test_workgroup_slot_limit(name, block, waves):
+    o = occupancy(res(), name, block)
+    assert o.workgroup_limit == waves == o.waves_per_simd
+    assert o.limiter == ("workgroup_size" if waves < o.max_waves_per_simd else "waves")
+
+
+def test_block_size_defaults_to_max_flat_and_is_checked():
+    assert occupancy(res(max_flat=768), "gfx942").block_size == 768
+    assert occupancy(res(), "gfx942").block_size == 1024
+    with pytest.raises(ValueError, match="block_size=512 exceeds .* 256"):
+        occupancy(res(max_flat=256), "gfx942", 512)
+    with pytest.raises(ValueError, match="block_size=2048 is outside"):
+        occupancy(res(), "gfx942", 2048)
+
+
+def test_wave_size_comes_from_the_kernel():
+    assert occupancy(res(wave_size=64), "gfx1100", 64).wave_size == 64
+    assert occupancy(res(), "gfx1100", 64).wave_size == 32
+    with pytest.raises(ValueError, match="contradicts"):
+        occupancy(res(wave_size=32), "gfx1100", 64, wave_size=64)
+    with pytest.raises(ValueError, match="wave size 32 is not supported on gfx942"):
+        occupancy(res(wave_size=32), "gfx942", 64)
+
+
+def test_missing_fields_are_named():
+    with pytest.raises(TypeError, match="'sgprs'"):
+        occupancy(SimpleNamespace(vgprs=1, agprs=0, lds_bytes=0), "gfx942", 64)
+    assert occupancy({"vgprs": 1, "sgprs": 1, "lds_bytes": 0}, "gfx942", 64).waves_per_simd == 8
+
+
+def test_table_rows_agree_with_occupancy():
+    for name in wa.ARCHS:
+        a = wa.get(name)
+        for ws in a.wave_sizes:
+            t = occupancy_table(a, ws, block_size=256)
+            assert t.vgpr_rows[0][0] == 1 and t.vgpr_rows[-1][1] == a.max_vgprs_per_wave
+            for lo, hi, w in t.vgpr_rows:
+                for v in (lo, hi):
+                    assert occupancy(res(vgprs=v), a, 64, wave_size=ws).vgpr_limit == w
+            assert t.lds_rows[-1][1] == a.lds_bytes_per_workgroup
+            for lo, hi, _groups, w in t.lds_rows:
+                for b in (lo, hi):
+                    assert occupancy(res(lds_bytes=b), a, 256, wave_size=ws).lds_limit == w
+            assert "waves/SIMD" in t.as_text()
+    rows = occupancy_table("gfx942").vgpr_rows
+    assert rows[:2] == ((1, 64, 8), (65, 72, 7)) and rows[-1] == (257, 512, 1)
+
+
+# ------------------------------------------------------------------------------------------
+# The sweep: compile real kernels, compare with LLVM's remark
+
+SWEEP_ARCHS = ("gfx90a", "gfx942", "gfx1030", "gfx1100", "gfx1102", "gfx1151", "gfx1201")
+CDNA = tuple(a for a in SWEEP_ARCHS if wa.get(a).is_cdna)
+RDNA = tuple(a for a in SWEEP_ARCHS if wa.get(a).is_rdna)
+WAVE64 = ("-mwavefrontsize64",)
+
+
+def clobber_source() -> str:
+    """Kernels whose inline-asm clobbers pin exact VGPR / SGPR counts (all archs)."""
+    vgprs = sorted(set(range(4, 257, 4)) | {65, 73, 81, 89, 97, 105, 121, 129, 137, 145, 169,
+                                            177, 193, 209, 217, 241})
+    out = []
+    for n in vgprs:  # v0 holds the work-item id, so a clobber of v(n-1) makes n VGPRs
+        out.append(f'extern "C" __global__ void __launch_bounds__(256) v{n}(float* x) '
+                   f'{{ asm volatile("; clobber" ::: "v{n - 1}"); x[threadIdx.x] = 1.0f; }}')
+    for n in (16, 64, 80, 86, 90, 94, 96, 98, 100, 102):
+        out.append(f'extern "C" __global__ void __launch_bounds__(256) s{n}(float* x) '
+                   f'{{ asm volatile("; clobber" ::: "s{n - 1}"); x[threadIdx.x] = 1.0f; }}')
+    return "\n".join(out) + "\n"
+
+
+def agpr_clobber_source() -> str:
+    """CDNA kernels with exact ArchVGPR + AGPR counts (exercises alignTo(arch, 4) + AGPRs)."""
+    pairs = [(1, 1), (3, 4), (22, 32), (57, 7), (61, 4), (93, 3), (125, 3), (64, 64),
+             (130, 128), (200, 56), (256, 256)]
+    return "\n".join(
+        f'extern "C" __global__ void __launch_bounds__(256) av{v}_{g}(float* x) '
+        f'{{ asm volatile("; clobber" ::: "v{v - 1}", "a{g - 1}"); x[threadIdx.x] = 1.0f; }}'
+        for v, g in pairs) + "\n"
+
+
+def _file(name: str) -> str:
+    return (KERNELS / name).read_text()
+
+
+# (label, source, archs, options): one workbench.compile call each.
+SWEEP_SOURCES = (
+    ("pressure", lambda: _file("pressure.hip"), SWEEP_ARCHS, ()),
+    ("pressure-w64", lambda: _file("pressure.hip"), RDNA, WAVE64),
+    ("lds", lambda: _file("lds.hip"), SWEEP_ARCHS, ()),
+    ("lds-w64", lambda: _file("lds.hip"), RDNA, WAVE64),
+    ("sgpr", lambda: _file("sgpr.hip"), SWEEP_ARCHS, ()),
+    ("clobber", clobber_source, SWEEP_ARCHS, ()),
+    ("clobber-w64", clobber_source, RDNA, WAVE64),
+    ("mfma", lambda: _file("mfma.hip") + agpr_clobber_source(), CDNA, ()),
+)
+
+
+@dataclass(frozen=True)
+class Case:
+    source: str
+    arch: str
+    kernel: str
+    info: object  # workbench KernelInfo
+
+    @property
+    def label(self) -> str:
+        return f"{self.arch}/w{self.info.resources.wave_size}/{self.source}/{self.kernel}"
+
+
+@pytest.fixture(scope="module")
+def sweep() -> list[Case]:
+    cases = []
+    for label, source, archs, options in SWEEP_SOURCES:
+        mod = workbench.compile(source(), archs, options)
+        for a in archs:
+            for kname, ki in sorted(mod[a].kernels.items()):
+                cases.append(Case(label, a, kname, ki))
+    return cases
+
+
+def _ours(case: Case):
+    r = case.info.resources
+    return occupancy(r, case.arch, r.max_flat_workgroup_size)
+
+
+def test_sweep_agrees_with_llvm_on_every_kernel(sweep):
+    assert all(c.info.llvm_occupancy is not None for c in sweep), "missing LLVM remark"
+    bad = []
+    for c in sweep:
+        o = _ours(c)
+        if o.waves_per_simd != c.info.llvm_occupancy:
+            r = c.info.resources
+            bad.append(f"{c.label}: llvm {c.info.llvm_occupancy}, ours {o.waves_per_simd} "
+                       f"({o.limiter}; vgprs={r.vgprs} agprs={r.agprs} sgprs={r.sgprs} "
+                       f"lds={r.lds_bytes} block={r.max_flat_workgroup_size})")
+    assert not bad, f"{len(bad)}/{len(sweep)} cases disagree:\n" + "\n".join(bad[:40])
+
+
+def test_resources_vgprs_are_arch_vgprs(sweep):
+    """Resources.vgprs must be the ArchVGPR count (LLVM's remark "VGPRs"), AGPRs apart.
+
+    On gfx90a+ the metadata's .vgpr_count is the unified total alignTo(arch, 4) + AGPRs, so
+    reading it as ArchVGPRs double-counts AGPRs in every occupancy computed from Resources.
+    """
+    bad = [f"{c.label}: Resources.vgprs={c.info.resources.vgprs}, "
+           f"agprs={c.info.resources.agprs}, remark VGPRs={c.info.metadata['remark']['VGPRs']}"
+           for c in sweep
+           if "VGPRs" in c.info.metadata.get("remark", {})
+           and int(c.info.metadata["remark"]["VGPRs"]) != c.info.resources.vgprs]
+    assert not bad, "workbench.codeobject Resources.vgprs is not ArchVGPRs:\n" + "\n".join(bad[:20])
+
+
+def test_sweep_hits_every_limiter_on_every_arch(sweep, capsys):
+    hits: dict[tuple[str, int], collections.Counter] = collections.defaultdict(
+        collections.Counter)
+    for c in sweep:
+        hits[(c.arch, c.info.resources.wave_size)][_ours(c).limiter] += 1
+    with capsys.disabled():
+        print(f"\noccupancy sweep: {len(sweep)} kernels checked against LLVM")
+        for (a, ws), cnt in sorted(hits.items()):
+            print(f"  {a:8} wave{ws}: {sum(cnt.values()):4} cases  "
+                  + "  ".join(f"{k}={cnt[k]}" for k in LIMITERS if cnt[k]))
+    for a in SWEEP_ARCHS:
+        arch = wa.get(a)
+        for ws in arch.wave_sizes:
+            cnt = hits[(a, ws)]
+            assert sum(cnt.values()) >= 100, (a, ws, cnt)
+            need = {"vgprs", "lds", "workgroup_size", "waves"}
+            if arch.sgprs_limit_occupancy:
+                need.add("sgprs")
+            missing = need - set(cnt)
+            assert not missing, f"{a} wave{ws}: no case limited by {sorted(missing)}"
