@@ -1,0 +1,97 @@
+"""The ISA listing parser (workbench.isa) on real code objects, and the ISA view over it."""
+
+from __future__ import annotations
+
+import pytest
+
+import workbench as wb
+from workbench import compiler
+from workbench.isa import category, parse_operands
+from workbench.widgets.isa_view import IsaView, ordered_mix
+
+CELL = """%%hipkernel --arch gfx942,gfx1100
+extern "C" __global__ void add(const float* x, const float* y, float* out, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) out[i] = x[i] + y[i];
+}
+"""
+BODY = CELL.split("\n", 1)[1]
+
+
+@pytest.fixture(scope="module")
+def module(tmp_path_factory):
+    mp = pytest.MonkeyPatch()
+    mp.setenv("HIPWB_CACHE_DIR", str(tmp_path_factory.mktemp("hipwb-cache-isa")))
+    try:
+        yield wb.compile(BODY, ["gfx942", "gfx1100"], filename="cell", first_line=2)
+    finally:
+        mp.undo()
+        compiler.clear_cache(memory_only=True)
+
+
+@pytest.mark.parametrize("text, ops, n_regs", [
+    ("v0, s2, v0", ("v0", "s2", "v0"), 3),
+    ("v[0:1], v2, s[0:1] offset:16 glc", ("v[0:1]", "v2", "s[0:1]", "offset:16", "glc"), 3),
+    ("vmcnt(0) lgkmcnt(0)", ("vmcnt(0)", "lgkmcnt(0)"), 2),
+    ("a[0:3], v0, v1, a[0:3] cbsz:1 abid:2 blgp:3",
+     ("a[0:3]", "v0", "v1", "a[0:3]", "cbsz:1", "abid:2", "blgp:3"), 4),
+    ("", (), 0),
+])
+def test_parse_operands_splits_operands_and_modifiers(text, ops, n_regs):
+    assert parse_operands(text) == (ops, n_regs)
+
+
+@pytest.mark.parametrize("mnemonic, cat", [
+    ("v_mfma_f32_16x16x16_bf16", "MFMA"), ("v_wmma_f32_16x16x16_f16", "WMMA"),
+    ("ds_read_b128", "LDS"), ("s_waitcnt", "waitcnt"), ("global_load_dword", "VMEM"),
+    ("s_load_dwordx2", "SMEM"), ("scratch_store_dword", "scratch"), ("s_mul_i32", "SALU"),
+    ("v_add_f32_e32", "VALU"), ("s_cbranch_execz", "branch"), ("s_endpgm", "control"),
+])
+def test_category(mnemonic, cat):
+    assert category(mnemonic) == cat
+
+
+@pytest.mark.parametrize("arch", ["gfx942", "gfx1100"])
+def test_listing_is_contiguous_ends_at_s_endpgm_and_cites_cell_lines(module, arch):
+    lst = module[arch].listing("add")
+    ins = lst.instructions
+    assert ins[-1].mnemonic == "s_endpgm"  # padding (s_nop / s_code_end) dropped
+    assert not any(i.mnemonic == "s_code_end" for i in ins)
+    for a, b in zip(ins, ins[1:]):
+        assert b.addr == a.addr + a.size
+    assert {i.source_line for i in ins if i.source_line is not None} <= {3, 4, 5}
+    adds = [i for i in ins if i.mnemonic.startswith("v_add_f32")]
+    assert len(adds) == 1 and adds[0].source_line == 4  # `out[i] = x[i] + y[i]` is cell line 4
+    stores = [i for i in ins if i.mnemonic.startswith("global_store")]
+    assert len(stores) == 1 and stores[0].operands[-1] == "off"
+    mix = lst.mix()
+    assert sum(mix.values()) == len(lst)
+    assert mix["VMEM"] == 3  # two loads and one store
+
+
+def test_listing_text_interleaves_the_cell_source(module):
+    text = module["gfx942"].listing("add").text(CELL)
+    assert "; line 4:  if (i < n) out[i] = x[i] + y[i];" in text
+    assert "; line 3:  int i = blockIdx.x * blockDim.x + threadIdx.x;" in text
+    assert text.index("; line 3:") < text.index("; line 4:")
+
+
+def test_isa_view_text_and_html(module):
+    lst = module["gfx942"].listing("add")
+    view = IsaView(lst, CELL, title="add gfx942")
+    text = view.text()
+    assert text.startswith(f"ISA add gfx942: {len(lst)} instructions (VALU ")
+    assert repr(view) == text
+    html = view.html()
+    assert "<details><summary>ISA add gfx942" in html
+    assert '<span class="src">; line 4: if (i &lt; n) out[i] = x[i] + y[i];</span>' in html
+    assert html.count("<tr>") == len(lst.mix()) + 1  # mix table: header + one row per unit
+    assert IsaView(lst, CELL, open=True).html_fragment().startswith("<details open>")
+
+
+def test_ordered_mix_is_stable():
+    from collections import Counter
+
+    mix = Counter({"SMEM": 2, "VALU": 5, "zeta": 1, "alpha": 1, "other": 3})
+    assert ordered_mix(mix) == [("VALU", 5), ("SMEM", 2), ("other", 3), ("alpha", 1),
+                                ("zeta", 1)]
