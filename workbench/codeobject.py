@@ -309,11 +309,23 @@ def _read_vaddr(elf: ELFFile, addr: int, size: int) -> bytes:
     raise CodeObjectError(f"address {addr:#x} is not in a loaded segment")
 
 
-def resources_of(meta: dict[str, Any]) -> Resources:
-    """Resources of one kernel from its metadata map."""
+def resources_of(meta: dict[str, Any], remark: dict[str, str] | None = None) -> Resources:
+    """Resources of one kernel from its metadata map (and LLVM's resource remark, if any).
+
+    On gfx90a+ ``.vgpr_count`` is the unified count alignTo(ArchVGPRs, 4) + AGPRs (checked
+    against clang's remark with llvm-readelf), so the architected count is taken from the
+    remark's "VGPRs", else recovered as .vgpr_count - .agpr_count (exact up to the 4-alignment,
+    which is all occupancy needs).
+    """
+    agprs = int(meta.get(".agpr_count", 0))
+    vgprs = int(meta.get(".vgpr_count", 0))
+    if remark and str(remark.get("VGPRs", "")).isdigit():
+        vgprs = int(remark["VGPRs"])
+    elif agprs:
+        vgprs -= agprs
     return Resources(
-        vgprs=int(meta.get(".vgpr_count", 0)),
-        agprs=int(meta.get(".agpr_count", 0)),
+        vgprs=vgprs,
+        agprs=agprs,
         sgprs=int(meta.get(".sgpr_count", 0)),
         lds_bytes=int(meta.get(".group_segment_fixed_size", 0)),
         scratch_bytes=int(meta.get(".private_segment_fixed_size", 0)),

@@ -35,7 +35,7 @@ from .codeobject import (
 )
 
 INCLUDE_DIR = Path(__file__).parent / "include"
-CACHE_FORMAT = 3  # bump when the cached pickle's shape changes
+CACHE_FORMAT = 4  # bump when the cached pickle's shape changes
 DEFAULT_FILENAME = "cell"
 
 
@@ -565,6 +565,7 @@ def _kernels(path: Path, arch: str, params, remarks) -> dict[str, KernelInfo]:
     for raw in raws:
         m = raw.meta
         ast = params.get(raw.symbol) or params.get(m[".name"]) or {"name": "", "params": []}
+        rem = remarks.get(raw.symbol) or remarks.get(m[".name"]) or {}
         explicit = [a for a in m.get(".args", []) if not a[".value_kind"].startswith("hidden_")]
         hidden = tuple(HiddenArg(a[".value_kind"], a[".offset"], a[".size"])
                        for a in m.get(".args", []) if a[".value_kind"].startswith("hidden_"))
@@ -578,7 +579,6 @@ def _kernels(path: Path, arch: str, params, remarks) -> dict[str, KernelInfo]:
                 size=a[".size"], kind=a[".value_kind"], pointee=pointee,
                 is_const=is_const or bool(a.get(".is_const", False)),
             ))
-        rem = remarks.get(raw.symbol) or remarks.get(m[".name"]) or {}
         occ = rem.get("Occupancy [waves/SIMD]")
         reqd = m.get(".reqd_workgroup_size")
         pyname = pynames[raw.symbol]
@@ -586,7 +586,7 @@ def _kernels(path: Path, arch: str, params, remarks) -> dict[str, KernelInfo]:
             name=pyname, symbol=raw.symbol, arch=arch, args=tuple(args), hidden_args=hidden,
             kernarg_size=int(m.get(".kernarg_segment_size", 0)),
             kernarg_align=int(m.get(".kernarg_segment_align", 8)),
-            resources=resources_of(m), descriptor=raw.descriptor, entry=raw.entry,
+            resources=resources_of(m, rem), descriptor=raw.descriptor, entry=raw.entry,
             code_size=raw.code_size, llvm_occupancy=int(occ) if occ and occ.isdigit() else None,
             reqd_workgroup_size=tuple(reqd) if reqd else None,
             metadata={**m, "source_name": ast["name"], "remark": rem},
