@@ -77,14 +77,14 @@ _STORE = re.compile(r"^ds_(?:write|store)_(b8|b16|b32|b64|b96|b128)(?:_d16_hi)?$
 _LOAD2 = re.compile(r"^ds_(?:read2(st64)?|load_2addr(_stride64)?)_(b32|b64)$")
 _STORE2 = re.compile(r"^ds_(?:write2(st64)?|store_2addr(_stride64)?)_(b32|b64)$")
 _XCHG2 = re.compile(r"^ds_(?:wrxchg2(st64)?|storexchg_2addr(_stride64)?)_rtn_(b32|b64)$")
-# LDS atomics: ds_<op>[_rtn]_<type>; the op list follows the DS opcode tables (LLVM
-# DSInstructions.td names).
+# LDS atomics: ds_<op>[_rtn]_<type>. Every op name here is one that LLVM 19's llvm-mc accepts
+# for at least one of gfx90a/gfx942/gfx1030/gfx1100/gfx1201 (checked by assembling them).
 _ATOMIC_OPS = ("add", "sub", "rsub", "inc", "dec", "min", "max", "and", "or", "xor", "mskor",
-               "wrxchg", "storexchg", "cmpst", "cmpstore", "cmpswap", "condxchg32", "wrap",
-               "min_num", "max_num", "sub_clamp", "cond_sub", "pk_add", "add_clamp")
+               "wrxchg", "storexchg", "cmpst", "cmpstore", "condxchg32", "wrap", "min_num",
+               "max_num", "sub_clamp", "cond_sub", "pk_add")
 _ATOMIC = re.compile(r"^ds_(" + "|".join(sorted(_ATOMIC_OPS, key=len, reverse=True))
                      + r")(_rtn)?_(u32|i32|f32|b32|u64|i64|f64|b64|f16|bf16)$")
-_PERMUTE = re.compile(r"^ds_(bpermute|permute|bpermute_fi|swizzle)_b32$")
+_PERMUTE = re.compile(r"^ds_(bpermute|permute|swizzle)_b32$")
 
 
 def ds_instruction(name: str) -> DsInstruction:

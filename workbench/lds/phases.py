@@ -171,7 +171,8 @@ def _cdna2_tables(wave: int) -> dict[str, tuple]:
         if s is _SRC_HALF_WAVE and a is None:
             out[k] = (g, b, s, None)  # the GCN-wide half-wave rule covers CDNA2 too
         else:
-            out[k] = (g, b, s, a or _GFX942_ASSUMED_ON_CDNA2)
+            out[k] = (g, b, s, f"{a}; on gfx90a taken as on gfx942" if a
+                      else _GFX942_ASSUMED_ON_CDNA2)
     return out
 
 
@@ -202,8 +203,9 @@ def _rdna_tables(wave: int, banks: int) -> dict[str, tuple]:
 
 _PERMUTE_NOTE = ("does not access LDS memory banks: the ISA describes DS_PERMUTE_B32/"
                  "DS_BPERMUTE_B32 as 'Does not actually write any LDS memory' (CDNA4 ISA §11.3 "
-                 "Table 58); they use the LDS crossbar only, so the model reports no bank "
-                 "conflicts for them")
+                 "Table 58) and DS_SWIZZLE_B32 as a dword swizzle where 'no data is written to "
+                 "LDS' (GCN ISA opcode notes, as kept in jbarczak/Pyramid GCN disassembler); they "
+                 "use the LDS crossbar only, so the model reports no bank conflicts for them")
 
 
 def _access_class(op: DsInstruction) -> str:
