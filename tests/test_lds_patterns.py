@@ -30,6 +30,10 @@ def test_row_major_and_padding():
     assert p.address(1, 2) == 256 + 132 + 8 and p.pitch == 132
     assert p.address(np.arange(3), 0).tolist() == [256, 388, 520]
     assert element_size("bf16") == 2 and element_size(np.float64) == 8
+    assert SharedTile((32, 32), "f32", padding=1, base=256) == p and p != t
+    assert repr(p) == "SharedTile(32x32 f32, pitch 132 B, padding 1, base 256)"
+    assert repr(SharedTile((16, 64), "f16", swizzle=XorSwizzle(8))) == (
+        "SharedTile(16x64 f16, pitch 128 B, swizzle 16-byte chunk ^ (row % 8))")
 
 
 def test_ck_xor_preshuffle_form():

@@ -169,6 +169,18 @@ class SharedTile:
         out = self.base + r * self.pitch + byte
         return int(out) if out.ndim == 0 else out
 
+    def _key(self) -> tuple:
+        return (self.rows, self.cols, self.elem_bytes, str(self.dtype), self.padding, self.base,
+                self.swizzle)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, SharedTile):
+            return NotImplemented
+        return self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
     def __repr__(self) -> str:
         pad = f", padding {self.padding}" if self.padding else ""
         swz = f", swizzle {self.swizzle}" if self.swizzle is not None else ""
