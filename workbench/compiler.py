@@ -321,7 +321,7 @@ def _atomic_write(path: Path, data: bytes) -> None:
 
 
 def _build(tc, text: str, filename: str, todo, flags, use_cache: bool) -> dict[str, CodeObject]:
-    """Compile for every (arch, key) in todo concurrently, plus one AST dump for arg types."""
+    """Compile for every (arch, key) in todo concurrently with filtered AST dumps (arg types)."""
     root = cache_dir()
     root.mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(prefix=".build-", dir=root))
@@ -338,26 +338,37 @@ def _build(tc, text: str, filename: str, todo, flags, use_cache: bool) -> dict[s
                    "-o", str(out / "code.hsaco"), str(src)]
             procs[arch] = (cmd, subprocess.Popen(cmd, stdout=subprocess.PIPE,
                                                  stderr=subprocess.PIPE, text=True, cwd=work))
-        ast_cmd = [tc.clang, "-x", "hip", f"--offload-arch={todo[0][0]}", "--offload-device-only",
-                   *[f for f in flags if not f.startswith("-R")], "-fsyntax-only",
-                   "-Xclang", "-ast-dump=json", str(src)]
-        ast_proc = subprocess.Popen(ast_cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                                    cwd=work)
+        ast_base = [tc.clang, "-x", "hip", f"--offload-arch={todo[0][0]}",
+                    "--offload-device-only", *[f for f in flags if not f.startswith("-R")],
+                    "-fsyntax-only", "-Xclang", "-ast-dump=json"]
+        guesses = guess_kernel_names(text)
+        ast_procs = [_ast_proc(ast_base, src, work, name) for name in guesses]
         results = {arch: (cmd, *p.communicate()) for arch, (cmd, p) in procs.items()}
-        ast_out, _ = ast_proc.communicate()
-        elapsed = time.perf_counter() - t0
+        params: dict[str, dict[str, Any]] = {}
+        for proc in ast_procs:
+            out_json, _ = proc.communicate()
+            if proc.returncode == 0:
+                params.update(_kernel_params(out_json))
         for arch, (_cmd, _out, err) in results.items():
             if procs[arch][1].returncode != 0:
                 diags = parse_diagnostics(err, src, filename)
                 raise CompileError(_error_message(arch, diags, err, src, filename), diags, arch)
-        params = _kernel_params(ast_out) if ast_proc.returncode == 0 else {}
+        # Kernels the source scan missed (macro-made names, say): ask clang for exactly those.
+        raws = {arch: read_kernels((work / arch / "code.hsaco").read_bytes())[1]
+                for arch, _ in todo}
+        for arch_raws in raws.values():
+            for raw in arch_raws:
+                if raw.symbol not in params and raw.meta[".name"] not in params:
+                    proc = _ast_proc(ast_base, src, work, _ast_filter_name(raw))
+                    params.update(_kernel_params(proc.communicate()[0]))
+        elapsed = time.perf_counter() - t0
         built = {}
         for arch, key in todo:
             cmd, _out, err = results[arch]
             out = work / arch
             deps = _read_deps(out / "deps.d", src)
             remarks = _parse_remarks(err)
-            kernels = _kernels(out / "code.hsaco", arch, params, remarks)
+            kernels = _kernels(raws[arch], arch, params, remarks)
             warnings = tuple(d for d in parse_diagnostics(err, src, filename)
                              if d.severity == "warning")
             display_cmd = tuple(c.replace(str(work), "$WORK") for c in cmd)
@@ -375,6 +386,35 @@ def _build(tc, text: str, filename: str, todo, flags, use_cache: bool) -> dict[s
         return built
     finally:
         shutil.rmtree(work, ignore_errors=True)
+
+
+_ATTR_RE = re.compile(r"__launch_bounds__\s*\([^()]*\)|__attribute__\s*\(\(.*?\)\)", re.S)
+_KERNEL_RE = re.compile(r"\b__global__\b[^;{}()]*?\b([A-Za-z_]\w*)\s*(?:<[^;{}()]*>\s*)?\(")
+
+
+def guess_kernel_names(text: str) -> list[str]:
+    """Names of ``__global__`` functions as written in the source (a fast pre-scan).
+
+    Used only to start filtered AST dumps while clang compiles; kernels it misses are looked
+    up afterwards by their real names, so a wrong guess costs time, never correctness.
+    """
+    body = _ATTR_RE.sub(" ", re.sub(r"//[^\n]*|/\*.*?\*/", " ", text, flags=re.S))
+    return list(dict.fromkeys(_KERNEL_RE.findall(body)))[:8]
+
+
+def _ast_filter_name(raw) -> str:
+    """The source name of a kernel for clang's -ast-dump-filter (demangled base name)."""
+    name = raw.meta[".name"]
+    m = re.match(r"_Z(?:N\d*)?(\d+)", name)
+    if m and name.startswith("_Z"):
+        start = m.end()
+        return name[start : start + int(m.group(1))]
+    return name
+
+
+def _ast_proc(base: list[str], src: Path, work: Path, name: str) -> subprocess.Popen:
+    return subprocess.Popen([*base, "-Xclang", f"-ast-dump-filter={name}", str(src)],
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, cwd=work)
 
 
 def _safe(name: str) -> str:
@@ -496,12 +536,21 @@ def _parse_remarks(stderr: str) -> dict[str, dict[str, str]]:
 
 def _kernel_params(ast_json: bytes) -> dict[str, dict[str, Any]]:
     """Per kernel (by mangled and plain name): parameter names and C types from clang's AST."""
-    try:
-        root = json.loads(ast_json)
-    except ValueError:
-        return {}
+    # A filtered dump is a sequence of JSON documents, one per matching declaration.
+    text = ast_json.decode("utf-8", "replace") if isinstance(ast_json, bytes) else ast_json
+    dec, pos, docs = json.JSONDecoder(), 0, []
+    while True:
+        while pos < len(text) and text[pos] != "{":
+            pos += 1
+        if pos >= len(text):
+            break
+        try:
+            doc, pos = dec.raw_decode(text, pos)
+        except ValueError:
+            break
+        docs.append(doc)
     out: dict[str, dict[str, Any]] = {}
-    stack = [root]
+    stack = docs
     while stack:
         node = stack.pop()
         inner = node.get("inner") or ()
@@ -558,8 +607,7 @@ def _python_names(raws, params) -> dict[str, str]:
             for s, n in base.items()}
 
 
-def _kernels(path: Path, arch: str, params, remarks) -> dict[str, KernelInfo]:
-    _meta, raws = read_kernels(path.read_bytes())
+def _kernels(raws, arch: str, params, remarks) -> dict[str, KernelInfo]:
     kernels: dict[str, KernelInfo] = {}
     pynames = _python_names(raws, params)
     for raw in raws:
