@@ -269,16 +269,16 @@ class HipMagics(Magics):
         print(f"default arch: {','.join(self.default_archs())} ({how})")
 
     def _device(self, rest: list[str]) -> None:
-        from .runtime import devices as dev_mod
+        from .runtime.devices import get_device, set_device
         from .runtime.errors import LaunchError
 
         if len(rest) > 1:
             raise UsageError("%hipwb device takes one value: emulator, rocm[:N], cuda[:N] or auto")
         try:
             if rest:
-                dev = dev_mod.set_device(None if rest[0] == "auto" else rest[0])
+                dev = set_device(None if rest[0] == "auto" else rest[0])
             else:
-                dev = dev_mod.get_device()
+                dev = get_device()
         except LaunchError as e:
             raise UsageError(f"%hipwb device: {e}") from None
         except ImportError as e:
