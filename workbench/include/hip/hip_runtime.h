@@ -1,0 +1,41 @@
+/* hip/hip_runtime.h — the workbench's offline HIP device prelude (umbrella header).
+ *
+ * Used when no ROCm installation is present: the workbench compiles with
+ * `-nogpuinc -nogpulib -isystem workbench/include -include hip/hip_runtime.h`, and kernels may
+ * also `#include <hip/hip_runtime.h>` themselves (every header has an include guard). It offers
+ * the device side of HIP for the documented subset below, written on clang builtins so that the
+ * kernels compile to self-contained code objects (no undefined symbols). With ROCm installed the
+ * workbench uses ROCm's own headers instead. Pieces, each documented in its header:
+ *
+ *   hipwb/config.h        requirements (HIP, amdgcn, clang >= 19), <stdint.h>, common macros
+ *   hipwb/qualifiers.h    __global__ __device__ __host__ __shared__ __constant__
+ *                         __forceinline__ __launch_bounds__ HIP_DYNAMIC_SHARED
+ *   hipwb/coordinates.h   threadIdx blockIdx blockDim gridDim warpSize dim3 (COV5 hidden args)
+ *   hipwb/sync.h          __syncthreads (+_count/_and/_or) __threadfence(_block/_system) __syncwarp
+ *   hipwb/warp.h          __lane_id __ballot __any __all __activemask __shfl(_up/_down/_xor)[_sync]
+ *   hipwb/atomics.h       atomicAdd/Sub/Exch/Min/Max/And/Or/Xor/CAS/Inc/Dec (+_system, _block)
+ *   hipwb/vector_types.h  char1..double4 with .x/.y/.z/.w, operators, make_* constructors
+ *   hipwb/half.h          __half __half2 (on _Float16) and the __h* intrinsics
+ *   hipwb/bfloat16.h      __hip_bfloat16 __hip_bfloat162 (on __bf16)
+ *   hipwb/math.h          float math (+ trivial double), fast __expf-style intrinsics, min/max
+ *   hipwb/math_inline.h   tanhf powf sinf cosf tanf sincosf written on exp2/log2/fma
+ *   hipwb/intrinsics.h    __popc __clz __ffs __brev __umulhi ... clock64 wall_clock64
+ *
+ * Every __builtin_amdgcn_* builtin of clang stays available as is.
+ */
+#ifndef HIPWB_HIP_RUNTIME_H
+#define HIPWB_HIP_RUNTIME_H
+
+#include "../hipwb/config.h"
+#include "../hipwb/qualifiers.h"
+#include "../hipwb/coordinates.h"
+#include "../hipwb/sync.h"
+#include "../hipwb/warp.h"
+#include "../hipwb/atomics.h"
+#include "../hipwb/vector_types.h"
+#include "../hipwb/half.h"
+#include "../hipwb/bfloat16.h"
+#include "../hipwb/math.h"
+#include "../hipwb/intrinsics.h"
+
+#endif /* HIPWB_HIP_RUNTIME_H */

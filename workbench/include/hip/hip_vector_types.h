@@ -1,0 +1,7 @@
+/* hip/hip_vector_types.h — float4, int2, ... (hipwb/vector_types.h), via the full prelude.
+ * Kept so that kernels written for ROCm can include it unchanged; it includes the whole
+ * prelude (hip/hip_runtime.h), as ROCm's own headers pull in the runtime as well. */
+#ifndef HIPWB_HIP_HIP_VECTOR_TYPES_H
+#define HIPWB_HIP_HIP_VECTOR_TYPES_H
+#include "hip_runtime.h"
+#endif /* HIPWB_HIP_HIP_VECTOR_TYPES_H */

@@ -1,0 +1,87 @@
+/* hipwb/intrinsics.h — CUDA/HIP integer intrinsics and clocks.
+ *
+ * Bit operations map onto clang's generic builtins, which LLVM selects to single instructions
+ * (v_bcnt_u32_b32, v_ffbh_u32 / s_flbit, v_ffbl_b32, v_bfrev_b32, v_mul_hi_*):
+ *   __popc, __popcll, __clz, __clzll, __ffs, __ffsll, __brev, __brevll, __mulhi, __umulhi,
+ *   __mul64hi, __umul64hi, __mul24, __umul24, __sad, __usad, __byte_perm, __funnelshift_l/r.
+ * Clocks:
+ *   clock64(), __clock64()   __builtin_readcyclecounter: s_memtime on gfx9, the 20-bit
+ *                            SHADER_CYCLES hardware register on gfx11, SHADER_CYCLES_LO/HI on
+ *                            gfx12 (per-SIMD cycle counter; only differences are meaningful)
+ *   clock()                  the same as clock64() (HIP returns long long here too)
+ *   wall_clock64()           __builtin_readsteadycounter: s_memrealtime (gfx9) or
+ *                            s_sendmsg_rtn_b64 MSG_RTN_GET_REALTIME (gfx11+), a constant-rate
+ *                            counter (100 MHz on current ROCm devices; query the device for it)
+ */
+#ifndef HIPWB_INTRINSICS_H
+#define HIPWB_INTRINSICS_H
+
+#include "config.h"
+
+__HIPWB_FN_INLINE int __popc(unsigned int x) { return __builtin_popcount(x); }
+__HIPWB_FN_INLINE int __popcll(unsigned long long x) { return __builtin_popcountll(x); }
+__HIPWB_FN_INLINE int __clz(int x) { return x == 0 ? 32 : __builtin_clz((unsigned int)x); }
+__HIPWB_FN_INLINE int __clzll(long long x) {
+  return x == 0 ? 64 : __builtin_clzll((unsigned long long)x);
+}
+__HIPWB_FN_INLINE int __ffs(int x) { return __builtin_ffs(x); }
+__HIPWB_FN_INLINE int __ffsll(long long x) { return __builtin_ffsll(x); }
+__HIPWB_FN_INLINE unsigned int __brev(unsigned int x) { return __builtin_bitreverse32(x); }
+__HIPWB_FN_INLINE unsigned long long __brevll(unsigned long long x) {
+  return __builtin_bitreverse64(x);
+}
+__HIPWB_FN_INLINE int __mulhi(int a, int b) { return (int)(((long long)a * b) >> 32); }
+__HIPWB_FN_INLINE unsigned int __umulhi(unsigned int a, unsigned int b) {
+  return (unsigned int)(((unsigned long long)a * b) >> 32);
+}
+/* High 64 bits of a 64x64-bit product, from four 32x32-bit partial products. */
+__HIPWB_FN_INLINE unsigned long long __umul64hi(unsigned long long a, unsigned long long b) {
+  unsigned long long a_lo = (unsigned int)a, a_hi = a >> 32, b_lo = (unsigned int)b, b_hi = b >> 32;
+  unsigned long long lo_lo = a_lo * b_lo, hi_lo = a_hi * b_lo, lo_hi = a_lo * b_hi;
+  unsigned long long mid = (lo_lo >> 32) + (unsigned int)hi_lo + (unsigned int)lo_hi;
+  return a_hi * b_hi + (hi_lo >> 32) + (lo_hi >> 32) + (mid >> 32);
+}
+__HIPWB_FN_INLINE long long __mul64hi(long long a, long long b) {
+  unsigned long long hi = __umul64hi((unsigned long long)a, (unsigned long long)b);
+  /* signed correction: subtract b if a < 0 and a if b < 0 (mod 2^64) */
+  hi -= (a < 0 ? (unsigned long long)b : 0ull) + (b < 0 ? (unsigned long long)a : 0ull);
+  return (long long)hi;
+}
+/* 24-bit multiplies: the low 24 bits of each operand (sign-extended for __mul24). */
+__HIPWB_FN_INLINE int __mul24(int a, int b) {
+  return ((int)((unsigned int)a << 8) >> 8) * ((int)((unsigned int)b << 8) >> 8);
+}
+__HIPWB_FN_INLINE unsigned int __umul24(unsigned int a, unsigned int b) {
+  return (a & 0xFFFFFFu) * (b & 0xFFFFFFu);
+}
+__HIPWB_FN_INLINE unsigned int __sad(int a, int b, unsigned int c) {
+  return (a > b ? (unsigned int)a - (unsigned int)b : (unsigned int)b - (unsigned int)a) + c;
+}
+__HIPWB_FN_INLINE unsigned int __usad(unsigned int a, unsigned int b, unsigned int c) {
+  return (a > b ? a - b : b - a) + c;
+}
+/* CUDA __byte_perm: byte i of the result is byte (s >> 4i) & 7 of the 8-byte value y:x. */
+__HIPWB_FN_INLINE unsigned int __byte_perm(unsigned int x, unsigned int y, unsigned int s) {
+  unsigned long long v = ((unsigned long long)y << 32) | x;
+  unsigned int r = 0;
+#pragma unroll
+  for (int i = 0; i < 4; ++i) {
+    unsigned int byte = (unsigned int)(v >> (8 * ((s >> (4 * i)) & 7))) & 0xFFu;
+    r |= byte << (8 * i);
+  }
+  return r;
+}
+/* Funnel shifts of the 64-bit value hi:lo (shift taken mod 32, as CUDA's non-clamped form). */
+__HIPWB_FN_INLINE unsigned int __funnelshift_l(unsigned int lo, unsigned int hi, unsigned int s) {
+  return (unsigned int)(((((unsigned long long)hi << 32) | lo) << (s & 31)) >> 32);
+}
+__HIPWB_FN_INLINE unsigned int __funnelshift_r(unsigned int lo, unsigned int hi, unsigned int s) {
+  return (unsigned int)((((unsigned long long)hi << 32) | lo) >> (s & 31));
+}
+
+__HIPWB_FN_INLINE long long clock64() { return (long long)__builtin_readcyclecounter(); }
+__HIPWB_FN_INLINE long long __clock64() { return clock64(); }
+__HIPWB_FN_INLINE long long clock() { return clock64(); }
+__HIPWB_FN_INLINE long long wall_clock64() { return (long long)__builtin_readsteadycounter(); }
+
+#endif /* HIPWB_INTRINSICS_H */
