@@ -1,6 +1,8 @@
 """Errors raised by the emulator; each names the kernel, instruction, address and lanes."""
 from __future__ import annotations
 
+from ..runtime.errors import KernelFault as _RuntimeKernelFault
+
 
 class EmulatorError(RuntimeError):
     """Base class: anything the emulator refuses or cannot do."""
@@ -27,11 +29,16 @@ class BarrierDeadlock(EmulatorError):
     """Some waves of a workgroup wait at s_barrier while the others have ended."""
 
 
-class KernelFault(EmulatorError):
-    """A memory access outside every buffer of the launch (or outside LDS / scratch)."""
+class KernelFault(_RuntimeKernelFault, EmulatorError):
+    """A memory access outside every buffer of the launch (or outside LDS / scratch).
+
+    The same class users catch as ``workbench.KernelFault`` (it subclasses
+    ``workbench.runtime.errors.KernelFault``).
+    """
 
     def __init__(self, message: str, *, kernel: str = "", pc: int = -1, lanes=(),
-                 address: int | None = None, source_line: int | None = None) -> None:
-        self.kernel, self.pc, self.lanes, self.address = kernel, pc, tuple(lanes), address
-        self.source_line = source_line
-        super().__init__(message)
+                 address: int | None = None, source_line: int | None = None,
+                 instruction: str = "", buffer: str | None = None) -> None:
+        _RuntimeKernelFault.__init__(self, message, kernel=kernel, pc=pc, instruction=instruction,
+                                     source_line=source_line, lanes=tuple(lanes),
+                                     address=address, buffer=buffer)

@@ -69,9 +69,13 @@ class State:
         # LDS: one row per workgroup; allocation rounded to dwords so a uint32 view exists.
         self.lds = np.zeros((n_wg, (lds_bytes + 3) // 4 * 4), np.uint8)
         self.lds32 = self.lds.view(np.uint32)
+        self.lds_flat = self.lds.reshape(-1)
+        self.lds32_flat = self.lds32.reshape(-1)
+        # scratch: per-lane private bytes, lane-major rows of scratch_stride bytes
         self.scratch_bytes = scratch_bytes
-        self.scratch = (np.zeros((n_waves, LANES, scratch_bytes), np.uint8)
-                        if scratch_bytes else None)
+        self.scratch_stride = (scratch_bytes + 3) // 4 * 4
+        self.scratch = np.zeros(n_waves * LANES * self.scratch_stride, np.uint8)
+        self.scratch32 = self.scratch.view(np.uint32)
         self.wg = np.zeros(n_waves, np.int64)  # workgroup index within the batch
         self.wg_global = np.zeros((n_waves, 3), np.int64)  # workgroup id x, y, z
         self.wave_in_wg = np.zeros(n_waves, np.int64)

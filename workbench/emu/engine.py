@@ -1,0 +1,189 @@
+"""Lock-step scheduler: waves at the same PC execute each instruction as one numpy operation.
+
+Grouping and rejoin policy
+--------------------------
+All waves of a batch start as one group at the entry PC. A scalar branch whose outcome differs
+between the group's waves splits it into a taken and a not-taken group. The scheduler always
+runs the group with the *lowest* PC (min-PC policy) and runs it straight-line until it branches,
+ends, waits at a barrier, or its PC reaches the next-lowest group's PC; groups that meet at one
+PC are merged (wave indices re-sorted, so a fully rejoined grid is again a contiguous slice and
+register access is a view). For structured code (the only kind clang emits) min-PC rejoins
+waves at the first common PC after the divergent region: loop bodies run until the slowest
+wave's exit branch, forward ``if`` regions converge at their join point.
+
+Barriers
+--------
+``s_barrier`` parks the arriving waves. A workgroup is released when its parked waves equal its
+live (not ended) waves — also re-checked when a wave ends, as hardware counts only live waves.
+Released waves re-enter the schedule after the barrier (grouped by their resume PC). If no group
+can run while waves are parked, the launch raises ``BarrierDeadlock`` (it cannot happen for
+barriers that all live waves reach).
+
+Budget
+------
+Every executed instruction charges the group's wave count to the launch's budget of
+wave-instructions; exceeding it raises ``BudgetExceeded`` naming the PC and source line.
+
+Batches
+-------
+Workgroups are independent apart from global memory, so a large grid runs in batches of
+workgroups (``max_waves`` per batch) over the same ``Memory``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from .errors import BarrierDeadlock, BudgetExceeded
+from .registry import BARRIER, BRANCH, ENDPGM, INDIRECT, NORMAL
+from .state import Group, State
+
+
+@dataclass
+class Launch:
+    """What one launch shares across batches: program, memory, budget, counters."""
+
+    program: Any
+    kernel_name: str
+    memory: Any
+    budget: int
+    trace: Any = None
+    executed: int = 0  # wave-instructions so far
+    counts: list = field(default_factory=list)  # wave-instructions per instruction index
+
+    def __post_init__(self) -> None:
+        if not self.counts:
+            self.counts = [0] * len(self.program.insts)
+
+
+def run_batch(launch: Launch, st: State, entry: int) -> None:
+    """Run every wave of ``st`` from instruction index ``entry`` to s_endpgm."""
+    prog = launch.program
+    execs = prog.execs
+    counts = launch.counts
+    n = len(execs)
+    groups: dict[int, Group] = {entry: Group(entry, np.arange(st.W, dtype=np.int64))}
+    # barrier bookkeeping
+    alive = np.bincount(st.wg, minlength=st.n_wg).astype(np.int64)
+    parked_n = np.zeros(st.n_wg, np.int64)
+    parked = np.zeros(st.W, bool)
+    resume = np.zeros(st.W, np.int64)
+    budget_left = launch.budget - launch.executed
+
+    def add(g: Group) -> None:
+        other = groups.get(g.pc)
+        if other is None:
+            groups[g.pc] = g
+        else:
+            waves = np.sort(np.concatenate([other.waves, g.waves]))
+            groups[g.pc] = Group(g.pc, waves, max(other.steps, g.steps))
+
+    def release(wgs: np.ndarray) -> None:
+        ready = wgs[(parked_n[wgs] == alive[wgs]) & (alive[wgs] > 0)]
+        if ready.size == 0:
+            return
+        sel = parked & np.isin(st.wg, ready)
+        waves = np.nonzero(sel)[0]
+        parked[waves] = False
+        parked_n[ready] = 0
+        pcs = resume[waves]
+        for p in np.unique(pcs):
+            add(Group(int(p), waves[pcs == p]))
+
+    with np.errstate(all="ignore"):
+        while groups:
+            pc = min(groups)
+            g = groups.pop(pc)
+            nxt = min(groups) if groups else n + 1
+            while True:
+                e = execs[g.pc]
+                st.cur = g.pc
+                budget_left -= g.w
+                if budget_left < 0:
+                    launch.executed = launch.budget - budget_left
+                    raise _budget_error(launch, g)
+                counts[g.pc] += g.w
+                r = e.run(st, g)
+                k = e.kind
+                if k == NORMAL:
+                    g.pc += 1
+                    g.steps += 1
+                    if g.pc >= nxt:
+                        add(g)
+                        break
+                    continue
+                if k == BRANCH:
+                    g.steps += 1
+                    if r is True or r is False or np.ndim(r) == 0:
+                        g.pc = e.target if bool(r) else g.pc + 1
+                        if g.pc >= nxt:
+                            add(g)
+                            break
+                        continue
+                    if r.all():
+                        g.pc = e.target
+                    elif not r.any():
+                        g.pc += 1
+                    else:
+                        add(Group(e.target, g.waves[r], g.steps))
+                        add(Group(g.pc + 1, g.waves[~r], g.steps))
+                        break
+                    if g.pc >= nxt:
+                        add(g)
+                        break
+                    continue
+                if k == ENDPGM:
+                    alive[:] -= np.bincount(st.wg[g.waves], minlength=st.n_wg)
+                    if parked.any():
+                        release(np.unique(st.wg[g.waves]))
+                    break
+                if k == BARRIER:
+                    parked[g.waves] = True
+                    resume[g.waves] = g.pc + 1
+                    wgs = st.wg[g.waves]
+                    parked_n[:] += np.bincount(wgs, minlength=st.n_wg)
+                    release(np.unique(wgs))
+                    break
+                if k == INDIRECT:
+                    tgt = np.asarray(r, np.int64)
+                    for p in np.unique(tgt):
+                        idx = prog.index.get(int(p))
+                        if idx is None:
+                            raise _bad_jump(launch, g, int(p))
+                        add(Group(idx, g.waves[tgt == p], g.steps + 1))
+                    break
+                raise AssertionError(f"unknown handler kind {k}")
+            if not groups and parked.any():
+                raise _deadlock(launch, st, parked, resume)
+    launch.executed = launch.budget - budget_left
+
+
+def _where(launch: Launch, idx: int) -> str:
+    ins = launch.program.insts[min(idx, len(launch.program.insts) - 1)]
+    line = f" (source line {ins.source_line})" if ins.source_line else ""
+    return f"pc 0x{ins.addr:x}{line}: `{ins.text}`"
+
+
+def _budget_error(launch: Launch, g: Group) -> BudgetExceeded:
+    return BudgetExceeded(
+        f"kernel {launch.kernel_name!r} exceeded its budget of {launch.budget:,} "
+        f"wave-instructions (runaway loop?) at {_where(launch, g.pc)}; "
+        f"pass budget=... to allow more")
+
+
+def _bad_jump(launch: Launch, g: Group, addr: int) -> BudgetExceeded:
+    from .errors import EmulatorError
+
+    return EmulatorError(f"kernel {launch.kernel_name!r}: indirect jump to 0x{addr:x}, which is "
+                         f"not an instruction of the kernel, at {_where(launch, g.pc)}")
+
+
+def _deadlock(launch: Launch, st: State, parked: np.ndarray, resume: np.ndarray):
+    w = int(np.nonzero(parked)[0][0])
+    wg = tuple(int(x) for x in st.wg_global[w])
+    return BarrierDeadlock(
+        f"kernel {launch.kernel_name!r}: waves of workgroup {wg} wait at s_barrier "
+        f"({_where(launch, int(resume[w]) - 1)}) but the workgroup's other waves can never "
+        f"arrive")

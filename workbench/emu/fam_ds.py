@@ -1,0 +1,336 @@
+"""DS: LDS loads/stores (incl. read2/write2/st64), LDS atomics, and the cross-lane DS ops.
+
+Address = VADDR + OFFSET (16-bit; read2/write2: two 8-bit offsets scaled by the element size,
+×64 more for *st64) — CDNA3 ISA "Data Share Operations". Offsets are taken from the DS
+encoding word (bits 15:0), which the text agrees with. Every access is checked against the
+workgroup's LDS allocation (static + dynamic); outside it the emulator faults (hardware would
+return 0 / drop the write — a bug either way). Each execution is recorded in the trace.
+
+ds_bpermute_b32: lane i reads lane ((addr_i + offset) / 4) % 64; ds_permute_b32: lane i writes
+its data to lane ((addr_i + offset) / 4) % 64; EXEC applies to both the read and the write, a
+disabled source lane gives 0 (CDNA3 ISA DS_BPERMUTE_B32). ds_swizzle_b32 (offset[15] = 1: quad
+permute by offset[7:0]; else bit-mask mode within 32-lane halves: and[4:0], or[9:5],
+xor[14:10]) — CDNA3 ISA DS_SWIZZLE_B32.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .common import fault
+from .errors import UnknownInstruction
+from .memops import atomic, gather, scatter
+from .operands import row_of
+from .registry import Decoded, semantic
+
+U32, U64 = np.uint32, np.uint64
+
+
+def lds_offsets(st, g, d, a, mask, nbytes, write):
+    """Flat offsets into ``st.lds`` for LDS byte addresses ``a`` [w, 64]; faults when out of
+    the allocation."""
+    a = np.asarray(a, np.int64)
+    L = st.lds_bytes
+    act = a if mask is None else a[mask]
+    if act.size and (int(act.min()) < 0 or int(act.max()) + nbytes > L):
+        bad = (a < 0) | (a + nbytes > L)
+        if mask is not None:
+            bad &= mask
+        first = int(a[bad][0])
+        fault(st, g, d, "LDS", bad, first,
+              f"LDS address {first} (+{nbytes} bytes) is outside the workgroup's {L}-byte LDS "
+              f"allocation", write)
+    row = st.lds.shape[1]
+    base = (st.wg[g.waves] * row)[:, None]
+    return base + (np.where(mask, a, 0) if mask is not None else a)
+
+
+def _offset(d: Decoded) -> int:
+    w0 = d.inst.words[0]
+    if (w0 >> 16) & 1:
+        raise UnknownInstruction(d.mnemonic, d.addr, d.inst.text, "GDS is not emulated")
+    return w0 & 0xFFFF
+
+
+def _addr_reader(d: Decoded, vaddr):
+    r = row_of(vaddr, d.kernel.n_vgpr)
+    return lambda st, g: st.R[r, g.ix].astype(np.int64)
+
+
+def _mask(st, g):
+    m = st.EM[g.ix]
+    return (None if m.all() else m), m
+
+
+_READ = {"b32": (4, False, None), "b64": (8, False, None), "b96": (12, False, None),
+         "b128": (16, False, None), "u8": (1, False, None), "i8": (1, True, None),
+         "u16": (2, False, None), "i16": (2, True, None), "u8_d16": (1, False, "lo"),
+         "i8_d16": (1, True, "lo"), "u16_d16": (2, False, "lo"), "u8_d16_hi": (1, False, "hi"),
+         "i8_d16_hi": (1, True, "hi"), "u16_d16_hi": (2, False, "hi")}
+_WRITE = {"b32": (4, None), "b64": (8, None), "b96": (12, None), "b128": (16, None),
+          "b8": (1, None), "b16": (2, None), "b8_d16_hi": (1, "hi"), "b16_d16_hi": (2, "hi")}
+
+
+def _allowed(d: Decoded, extra=()):
+    for k in d.mods:
+        if k not in ("offset", "offset0", "offset1", *extra):
+            raise UnknownInstruction(d.mnemonic, d.addr, d.inst.text, f"modifier {k}")
+
+
+def _build_read(d: Decoded):
+    _allowed(d)
+    nbytes, signed, d16 = _READ[d.base[len("ds_read_"):]]
+    dst, vaddr = d.ops
+    off = _offset(d)
+    ra = _addr_reader(d, vaddr)
+    row = row_of(dst, d.kernel.n_vgpr)
+    ndw = max(1, nbytes // 4)
+
+    def run(st, g):
+        mask, m = _mask(st, g)
+        a = ra(st, g) + off
+        if st.trace is not None:
+            st.trace.ds(st, g, d, a, nbytes)
+        o = lds_offsets(st, g, d, a, mask, nbytes, False)
+        v = gather(st.lds_flat, st.lds32_flat, o, nbytes)
+        if nbytes < 4:
+            x = v[..., 0]
+            if signed:
+                sh = U32(32 - 8 * nbytes)
+                x = ((x << sh).view(np.int32) >> sh.astype(np.int32)).view(U32)
+            if d16 == "lo":
+                x = (st.R[row, g.ix] & U32(0xFFFF0000)) | (x & U32(0xFFFF))
+            elif d16 == "hi":
+                x = (st.R[row, g.ix] & U32(0xFFFF)) | (x << U32(16))
+            st.vwrite(row, g, x)
+            return
+        for k in range(ndw):
+            st.vwrite(row + k, g, v[..., k])
+    return run
+
+
+def _build_write(d: Decoded):
+    _allowed(d)
+    nbytes, d16 = _WRITE[d.base[len("ds_write_"):]]
+    vaddr, data = d.ops
+    off = _offset(d)
+    ra = _addr_reader(d, vaddr)
+    drow = row_of(data, d.kernel.n_vgpr)
+    ndw = max(1, nbytes // 4)
+
+    def run(st, g):
+        mask, m = _mask(st, g)
+        a = ra(st, g) + off
+        if st.trace is not None:
+            st.trace.ds(st, g, d, a, nbytes)
+        if not m.any():
+            return
+        o = lds_offsets(st, g, d, a, mask, nbytes, True)
+        if ndw == 1:
+            x = st.R[drow, g.ix]
+            vals = (x >> U32(16) if d16 == "hi" else x)[..., None]
+        else:
+            vals = np.stack([st.R[drow + k, g.ix] for k in range(ndw)], -1)
+        scatter(st.lds_flat, st.lds32_flat, o, mask, vals, nbytes)
+    return run
+
+
+def _two(d: Decoded):
+    w0 = d.inst.words[0]
+    if (w0 >> 16) & 1:
+        raise UnknownInstruction(d.mnemonic, d.addr, d.inst.text, "GDS is not emulated")
+    size = 8 if d.base.endswith("b64") else 4
+    scale = size * (64 if "st64" in d.base else 1)
+    return w0 & 0xFF, (w0 >> 8) & 0xFF, size, scale
+
+
+def _build_read2(d: Decoded):
+    _allowed(d)
+    o0, o1, size, scale = _two(d)
+    dst, vaddr = d.ops
+    ra = _addr_reader(d, vaddr)
+    row = row_of(dst, d.kernel.n_vgpr)
+    ndw = size // 4
+
+    def run(st, g):
+        mask, m = _mask(st, g)
+        a = ra(st, g)
+        a0, a1 = a + o0 * scale, a + o1 * scale
+        if st.trace is not None:
+            st.trace.ds(st, g, d, a0, size, a1)
+        for k, ak in enumerate((a0, a1)):
+            o = lds_offsets(st, g, d, ak, mask, size, False)
+            v = gather(st.lds_flat, st.lds32_flat, o, size)
+            for j in range(ndw):
+                st.vwrite(row + k * ndw + j, g, v[..., j])
+    return run
+
+
+def _build_write2(d: Decoded):
+    _allowed(d)
+    o0, o1, size, scale = _two(d)
+    vaddr, d0, d1 = d.ops
+    ra = _addr_reader(d, vaddr)
+    nv = d.kernel.n_vgpr
+    rows = (row_of(d0, nv), row_of(d1, nv))
+    ndw = size // 4
+
+    def run(st, g):
+        mask, m = _mask(st, g)
+        a = ra(st, g)
+        a0, a1 = a + o0 * scale, a + o1 * scale
+        if st.trace is not None:
+            st.trace.ds(st, g, d, a0, size, a1)
+        if not m.any():
+            return
+        for ak, r in ((a0, rows[0]), (a1, rows[1])):
+            o = lds_offsets(st, g, d, ak, mask, size, True)
+            vals = np.stack([st.R[r + j, g.ix] for j in range(ndw)], -1)
+            scatter(st.lds_flat, st.lds32_flat, o, mask, vals, size)
+    return run
+
+
+def _atomic_op(base: str) -> tuple[str, bool, int]:
+    """ds_add_rtn_u32 -> (memops op "add", returns old value, 32 bits)."""
+    name = base[3:].replace("_rtn", "")
+    stem, _, t = name.rpartition("_")
+    ret = "_rtn_" in base
+    bits = int(t[1:])
+    if stem in ("add", "sub", "rsub", "inc", "dec") and t[0] == "u":
+        return stem, ret, bits
+    if stem in ("min", "max"):
+        return ({"i": "s", "u": "u"}[t[0]] + stem if t[0] != "f" else f"{stem}_{t}"), ret, bits
+    if stem in ("and", "or", "xor"):
+        return stem, ret, bits
+    if stem == "wrxchg":
+        return "swap", True, bits
+    if stem == "cmpst":
+        return "cmpst", ret, bits
+    if stem == "add" and t[0] == "f":
+        return f"add_{t}", ret, bits
+    raise KeyError(base)
+
+
+def _build_atomic(d: Decoded):
+    _allowed(d)
+    op, ret, bits = _atomic_op(d.base)
+    off = _offset(d)
+    ops = list(d.ops)
+    dst = ops.pop(0) if ret else None
+    vaddr = ops.pop(0)
+    data = ops.pop(0)
+    data2 = ops.pop(0) if op == "cmpst" else None
+    ra = _addr_reader(d, vaddr)
+    nv = d.kernel.n_vgpr
+    nb = bits // 8
+
+    def val(st, g, o, m):
+        r = row_of(o, nv)
+        if nb == 4:
+            return st.R[r, g.ix][m]
+        return st.R[r, g.ix][m].astype(U64) | (st.R[r + 1, g.ix][m].astype(U64) << U64(32))
+
+    def run(st, g):
+        m = st.EM[g.ix]
+        a = ra(st, g) + off
+        if st.trace is not None:
+            st.trace.ds(st, g, d, a, nb)
+        if not m.any():
+            return
+        o = lds_offsets(st, g, d, a, m, nb, True)
+        if (int(np.bitwise_or.reduce(o[m])) & (nb - 1)) != 0:
+            bad = m & ((o & (nb - 1)) != 0)
+            fault(st, g, d, "LDS", bad, int(a[bad][0]), f"misaligned {nb}-byte atomic", True)
+        view = st.lds32_flat if nb == 4 else st.lds_flat.view(U64)
+        if op == "cmpst":  # DS_CMPST: DATA = compare value, DATA2 = new value
+            old = atomic(view, o[m] // nb, val(st, g, data2, m), op, ret, val(st, g, data, m))
+        else:
+            old = atomic(view, o[m] // nb, val(st, g, data, m), op, ret)
+        if ret:
+            rr = row_of(dst, nv)
+            full = np.zeros((g.w, 64), U64 if nb == 8 else U32)
+            full[m] = old
+            if nb == 4:
+                st.vwrite(rr, g, full)
+            else:
+                st.vwrite(rr, g, (full & U64(0xFFFFFFFF)).astype(U32))
+                st.vwrite(rr + 1, g, (full >> U64(32)).astype(U32))
+    return run
+
+
+@semantic("ds_bpermute_b32", "ds_permute_b32")
+def _build_permute(d: Decoded):
+    _allowed(d)
+    off = _offset(d)
+    dst, vaddr, data = d.ops
+    nv = d.kernel.n_vgpr
+    ra, rd, rr = row_of(vaddr, nv), row_of(data, nv), row_of(dst, nv)
+    back = d.base == "ds_bpermute_b32"
+
+    def run(st, g):
+        m = st.EM[g.ix]
+        a = st.R[ra, g.ix].astype(np.int64) + off
+        if st.trace is not None:
+            st.trace.ds(st, g, d, a, 4)
+        lane = (a >> 2) & 63
+        src = np.where(m, st.R[rd, g.ix], U32(0))  # disabled lanes contribute 0
+        if back:
+            out = np.take_along_axis(src, lane, axis=1)
+        else:
+            out = np.zeros_like(src)
+            w_idx = np.broadcast_to(np.arange(g.w)[:, None], lane.shape)
+            out[w_idx[m], lane[m]] = src[m]
+        st.vwrite(rr, g, out)
+    return run
+
+
+def swizzle_lanes(offset: int) -> np.ndarray:
+    lane = np.arange(64)
+    if offset & 0x8000:
+        sel = np.array([(offset >> (2 * i)) & 3 for i in range(4)])
+        return (lane & ~3) + sel[lane & 3]
+    and_m, or_m, xor_m = offset & 0x1F, (offset >> 5) & 0x1F, (offset >> 10) & 0x1F
+    return (lane & 0x20) | ((((lane & 0x1F) & and_m) | or_m) ^ xor_m)
+
+
+@semantic("ds_swizzle_b32")
+def _build_swizzle(d: Decoded):
+    _allowed(d)
+    off = _offset(d)
+    dst, src = d.ops
+    nv = d.kernel.n_vgpr
+    rs, rr = row_of(src, nv), row_of(dst, nv)
+    lanes = swizzle_lanes(off)
+
+    def run(st, g):
+        m = st.EM[g.ix]
+        x = np.where(m, st.R[rs, g.ix], U32(0))
+        st.vwrite(rr, g, x[:, lanes])
+    return run
+
+
+@semantic("ds_nop")
+def _ds_nop(d: Decoded):
+    return lambda st, g: None
+
+
+for _k in _READ:
+    semantic(f"ds_read_{_k}")(_build_read)
+for _k in _WRITE:
+    semantic(f"ds_write_{_k}")(_build_write)
+for _n in ("ds_read2_b32", "ds_read2_b64", "ds_read2st64_b32", "ds_read2st64_b64"):
+    semantic(_n)(_build_read2)
+for _n in ("ds_write2_b32", "ds_write2_b64", "ds_write2st64_b32", "ds_write2st64_b64"):
+    semantic(_n)(_build_write2)
+for _stem in ("add", "sub", "rsub", "inc", "dec"):
+    for _b in ("u32", "u64"):
+        semantic(f"ds_{_stem}_{_b}", f"ds_{_stem}_rtn_{_b}")(_build_atomic)
+for _stem in ("min", "max"):
+    for _b in ("i32", "u32", "i64", "u64", "f32", "f64"):
+        semantic(f"ds_{_stem}_{_b}", f"ds_{_stem}_rtn_{_b}")(_build_atomic)
+for _stem in ("and", "or", "xor"):
+    for _b in ("b32", "b64"):
+        semantic(f"ds_{_stem}_{_b}", f"ds_{_stem}_rtn_{_b}")(_build_atomic)
+semantic("ds_wrxchg_rtn_b32", "ds_wrxchg_rtn_b64", "ds_cmpst_b32", "ds_cmpst_rtn_b32",
+         "ds_cmpst_b64", "ds_cmpst_rtn_b64", "ds_add_f32", "ds_add_rtn_f32",
+         "ds_add_f64", "ds_add_rtn_f64")(_build_atomic)
+

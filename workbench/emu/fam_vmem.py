@@ -1,0 +1,271 @@
+"""Vector memory: global_*, flat_*, scratch_* loads, stores and global atomics.
+
+Addressing (CDNA3 ISA "Flat, Scratch and Global instructions"): global with SADDR:
+``SADDR(64) + zext(VADDR32) + signed offset``; global with ``off``: ``VADDR(64) + offset``;
+flat: ``VADDR(64) + offset``, routed by aperture (our LDS/private apertures in ``operands``);
+scratch: per-lane private byte address ``VADDR + SADDR + offset`` (each lane's private
+memory; the hardware swizzle is invisible to the program). Every access is bounds-checked
+(``memory.Memory.offsets``; LDS and scratch against their allocations) and faults with the
+instruction, lanes and nearest buffer. d16 loads write one half and keep the other.
+Atomics return the pre-op value when the instruction has a destination (gfx940: sc0 = return).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .common import fault
+from .errors import UnknownInstruction
+from .memops import ATOMICS, atomic, gather, scatter
+from .operands import PRIVATE_APERTURE, SHARED_APERTURE, row_of
+from .registry import Decoded, semantic
+
+U32, U64 = np.uint32, np.uint64
+CACHE_MODS = {"glc", "slc", "sc0", "sc1", "nt", "offset", "lds", "dlc"}
+
+# load/store data kinds: suffix -> (bytes, signed, d16: None | "lo" | "hi")
+KINDS = {
+    "dword": (4, False, None), "dwordx2": (8, False, None), "dwordx3": (12, False, None),
+    "dwordx4": (16, False, None), "ubyte": (1, False, None), "sbyte": (1, True, None),
+    "ushort": (2, False, None), "sshort": (2, True, None), "byte": (1, False, None),
+    "short": (2, False, None), "ubyte_d16": (1, False, "lo"), "sbyte_d16": (1, True, "lo"),
+    "short_d16": (2, False, "lo"), "ubyte_d16_hi": (1, False, "hi"),
+    "sbyte_d16_hi": (1, True, "hi"), "short_d16_hi": (2, False, "hi"),
+    "byte_d16_hi": (1, False, "hi"),
+}
+
+
+def _check_mods(d: Decoded):
+    for k in d.mods:
+        if k not in CACHE_MODS:
+            raise UnknownInstruction(d.mnemonic, d.addr, d.inst.text, f"modifier {k}")
+
+
+def _addr_fn(d: Decoded, vaddr, saddr, seg: str):
+    """Reader of the per-lane 64-bit address (global/flat) or private offset (scratch)."""
+    nv = d.kernel.n_vgpr
+    off = int(d.mods.get("offset", 0))
+    if seg == "scratch":
+        rv = row_of(vaddr, nv) if vaddr.kind == "v" else None
+        ss = saddr.idx if saddr is not None and saddr.kind == "s" else None
+
+        def rd(st, g):
+            a = np.full((g.w, 1), off, np.int64)
+            if rv is not None:
+                a = a + st.R[rv, g.ix].astype(np.int64)
+            if ss is not None:
+                a = a + st.S[ss, g.ix].astype(np.int64)[:, None]
+            return a
+        return rd
+    rv = row_of(vaddr, nv)
+    if saddr is not None and saddr.kind == "s":
+        s0 = saddr.idx
+
+        def rd(st, g):
+            base = st.S[s0, g.ix].astype(U64) | (st.S[s0 + 1, g.ix].astype(U64) << U64(32))
+            return (base[:, None] + st.R[rv, g.ix].astype(U64)) + U64(off % (1 << 64))
+        return rd
+
+    def rd64(st, g):
+        a = st.R[rv, g.ix].astype(U64) | (st.R[rv + 1, g.ix].astype(U64) << U64(32))
+        return a + U64(off % (1 << 64)) if off else a
+    return rd64
+
+
+def _space(seg):
+    return {"global": "global", "flat": "flat", "scratch": "scratch"}[seg]
+
+
+def _resolve(st, g, d, seg, addr, mask, nbytes, write):
+    """(bytes view, dword view, int64 offsets) for an access; raises KernelFault if invalid."""
+    if seg == "scratch":
+        return _scratch(st, g, d, addr, mask, nbytes, write)
+    if seg == "flat":
+        act = addr[mask] if mask is not None else addr
+        if act.size and (act.min() >= U64(SHARED_APERTURE)):
+            hi = act.max()
+            if act.min() >= U64(PRIVATE_APERTURE) and hi < U64(PRIVATE_APERTURE + (1 << 32)):
+                return _scratch(st, g, d, (addr - U64(PRIVATE_APERTURE)).view(np.int64), mask,
+                                nbytes, write)
+            if hi < U64(SHARED_APERTURE + (1 << 32)):
+                from .fam_ds import lds_offsets
+                o = lds_offsets(st, g, d, (addr - U64(SHARED_APERTURE)).astype(np.int64), mask,
+                                nbytes, write)
+                return st.lds.reshape(-1), st.lds32.reshape(-1), o
+    mem = st.mem
+
+    def f(bad, a, why):
+        fault(st, g, d, _space(seg), bad, a, why, write)
+    off = mem.offsets(addr, mask, nbytes, f, write)
+    if st.trace is not None:
+        n = int(mask.sum()) if mask is not None else addr.size
+        st.trace.global_io(n * nbytes, write)
+    return mem.heap, mem.heap32, off
+
+
+def _scratch(st, g, d, a, mask, nbytes, write):
+    P = st.scratch_bytes
+    a = np.broadcast_to(a, (g.w, 64))
+    bad = (a < 0) | (a + nbytes > P)
+    if mask is not None:
+        bad &= mask
+    if bad.any():
+        first = int(a[bad][0])
+        fault(st, g, d, "scratch", bad, first,
+              f"private offset {first} outside the {P}-byte per-lane scratch allocation", write)
+    waves = np.asarray(g.waves)[:, None]
+    base = (waves * 64 + np.arange(64)[None, :]) * st.scratch_stride
+    flat = base + (np.where(mask, a, 0) if mask is not None else a)
+    return st.scratch, st.scratch32, flat.astype(np.int64)
+
+
+def _parse(d: Decoded, seg: str, kind: str):
+    ops = list(d.ops)
+    if kind == "load":
+        dst = ops.pop(0)
+        data = None
+    else:
+        dst = None
+    vaddr = ops.pop(0)
+    if kind in ("store", "atomic"):
+        data = ops.pop(0)
+    saddr = ops.pop(0) if ops else None
+    if ops:
+        raise UnknownInstruction(d.mnemonic, d.addr, d.inst.text, "unexpected operands")
+    return dst, vaddr, data, saddr
+
+
+def _build_load(d: Decoded):
+    _check_mods(d)
+    seg, _, kind = d.base.partition("_load_")
+    nbytes, signed, d16 = KINDS[kind]
+    dst, vaddr, _data, saddr = _parse(d, seg, "load")
+    rd = _addr_fn(d, vaddr, saddr, seg)
+    nv = d.kernel.n_vgpr
+    row = row_of(dst, nv)
+    ndw = max(1, nbytes // 4)
+
+    def run(st, g):
+        m = st.EM[g.ix]
+        mask = None if m.all() else m
+        addr = rd(st, g)
+        if seg != "scratch":
+            addr = np.broadcast_to(addr, (g.w, 64))
+        b8, b32, off = _resolve(st, g, d, seg, addr, mask, nbytes, False)
+        v = gather(b8, b32, off, nbytes)
+        if nbytes < 4:
+            x = v[..., 0]
+            if signed:
+                sh = U32(32 - 8 * nbytes)
+                x = ((x << sh).view(np.int32) >> sh.astype(np.int32)).view(U32)
+            if d16 == "lo":
+                x = (st.R[row, g.ix] & U32(0xFFFF0000)) | (x & U32(0xFFFF))
+            elif d16 == "hi":
+                x = (st.R[row, g.ix] & U32(0xFFFF)) | (x << U32(16))
+            st.vwrite(row, g, x)
+            return
+        for k in range(ndw):
+            st.vwrite(row + k, g, v[..., k])
+    return run
+
+
+def _build_store(d: Decoded):
+    _check_mods(d)
+    seg, _, kind = d.base.partition("_store_")
+    nbytes, _signed, d16 = KINDS[kind]
+    _dst, vaddr, data, saddr = _parse(d, seg, "store")
+    rd = _addr_fn(d, vaddr, saddr, seg)
+    nv = d.kernel.n_vgpr
+    drow = row_of(data, nv)
+    ndw = max(1, nbytes // 4)
+
+    def run(st, g):
+        m = st.EM[g.ix]
+        if not m.any():
+            return
+        mask = None if m.all() else m
+        addr = rd(st, g)
+        if seg != "scratch":
+            addr = np.broadcast_to(addr, (g.w, 64))
+        b8, b32, off = _resolve(st, g, d, seg, addr, mask, nbytes, True)
+        if ndw == 1:
+            x = st.R[drow, g.ix]
+            if d16 == "hi":
+                x = x >> U32(16)
+            vals = x[..., None]
+        else:
+            vals = np.stack([st.R[drow + k, g.ix] for k in range(ndw)], -1)
+        scatter(b8, b32, off, mask, vals, nbytes)
+    return run
+
+
+def _build_atomic(d: Decoded):
+    _check_mods(d)
+    seg, _, name = d.base.partition("_atomic_")
+    x2 = name.endswith("_x2")
+    op = name[:-3] if x2 else name
+    if op not in ATOMICS or seg == "scratch":
+        raise UnknownInstruction(d.mnemonic, d.addr, d.inst.text, f"atomic {op}")
+    wide = x2 or op.endswith("_f64")
+    nb = 8 if wide else 4
+    ops = list(d.ops)
+    ret = len(ops) == (4 if seg == "global" else 3)
+    dst = ops.pop(0) if ret else None
+    vaddr, data = ops.pop(0), ops.pop(0)
+    saddr = ops.pop(0) if ops else None
+    rd = _addr_fn(d, vaddr, saddr, seg)
+    nv = d.kernel.n_vgpr
+    drow = row_of(data, nv)
+    cmpswap = op == "cmpswap"
+    dw = nb // 4
+
+    def run(st, g):
+        m = st.EM[g.ix]
+        if not m.any():
+            return
+        addr = np.broadcast_to(rd(st, g), (g.w, 64))
+        b8, b32, off = _resolve(st, g, d, seg, addr, m, nb, True)
+        if (int(np.bitwise_or.reduce(off[m])) & (nb - 1)) != 0:
+            bad = m & ((off & (nb - 1)) != 0)
+            fault(st, g, d, seg, bad, int(addr[bad][0]), f"misaligned {nb}-byte atomic", True)
+        view = b32 if nb == 4 else b8.view(U64)
+        idx = off[m] // nb
+
+        def val(r0):
+            if dw == 1:
+                return st.R[r0, g.ix][m]
+            return (st.R[r0, g.ix][m].astype(U64)
+                    | (st.R[r0 + 1, g.ix][m].astype(U64) << U64(32)))
+        src = val(drow)
+        cmp = val(drow + dw) if cmpswap else None
+        old = atomic(view, idx, src, op, ret, cmp)
+        if ret:
+            rr = row_of(dst, nv)
+            full = np.zeros((g.w, 64), U64 if nb == 8 else U32)
+            full[m] = old
+            if nb == 4:
+                st.vwrite(rr, g, full)
+            else:
+                st.vwrite(rr, g, (full & U64(0xFFFFFFFF)).astype(U32))
+                st.vwrite(rr + 1, g, (full >> U64(32)).astype(U32))
+    return run
+
+
+for _seg in ("global", "flat", "scratch"):
+    for _k in KINDS:
+        if _k in ("byte", "short", "byte_d16_hi"):
+            semantic(f"{_seg}_store_{_k}")(_build_store)
+        elif _k == "short_d16_hi":
+            semantic(f"{_seg}_store_{_k}")(_build_store)
+            semantic(f"{_seg}_load_{_k}")(_build_load)
+        elif _k.startswith("dword"):
+            semantic(f"{_seg}_store_{_k}")(_build_store)
+            semantic(f"{_seg}_load_{_k}")(_build_load)
+        else:
+            semantic(f"{_seg}_load_{_k}")(_build_load)
+    if _seg != "scratch":
+        for _op in ATOMICS:
+            if _op in ("rsub", "min", "max", "wrxchg", "cmpst"):
+                continue
+            semantic(f"{_seg}_atomic_{_op}")(_build_atomic)
+            if not _op.endswith(("f32", "f64")):
+                semantic(f"{_seg}_atomic_{_op}_x2")(_build_atomic)

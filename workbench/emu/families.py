@@ -1,0 +1,8 @@
+"""Imports every instruction family so that its semantics register in ``registry``.
+
+Add a new family module here (see ``workbench.emu`` docstring, "How to add an instruction
+family").
+"""
+from __future__ import annotations
+
+from . import fam_ds, fam_salu, fam_smem, fam_sopp, fam_valu, fam_vmem  # noqa: F401

@@ -1,0 +1,145 @@
+"""One emulated launch: map buffers, build the kernarg segment, run all workgroups, copy back.
+
+``execute`` is device-independent (numpy buffers in, numpy buffers out); ``EmulatorDevice``
+(workbench/runtime/emulator.py) adapts bound launch arguments to it. Compiled programs are
+cached per kernel (keyed by symbol, arch and the instruction words), so repeated launches
+decode nothing.
+"""
+from __future__ import annotations
+
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from .abi import DISPATCH_PACKET_SIZE, QUEUE_SIZE, dispatch_packet, init_batch, waves_per_group
+from .decode import Program
+from .engine import Launch, run_batch
+from .errors import EmulatorError
+from .memory import Memory
+from .state import LANES, State
+from .trace import DEFAULT_MAX_DS_ROWS, TraceRecorder
+
+DEFAULT_BUDGET_BASE = 2_000_000  # wave-instructions every launch may run ...
+DEFAULT_BUDGET_PER_WAVE = 200_000  # ... plus this much per wave of the grid
+STATE_BYTES_PER_BATCH = 384 << 20  # cap on register-file + scratch bytes of one batch
+
+_CACHE: OrderedDict = OrderedDict()
+_CACHE_SIZE = 64
+
+
+@dataclass
+class Buffer:
+    """A launch buffer: ``data`` is a flat uint8 view of the host array."""
+
+    name: str
+    data: np.ndarray
+    writable: bool = True
+
+
+@dataclass
+class EmuResult:
+    seconds: float
+    wave_instructions: int
+    waves: int
+    trace: Any = None
+    stats: dict = field(default_factory=dict)
+
+
+def program_for(info: Any, listing: Any) -> Program:
+    """The compiled Program of a kernel, from the cache when its code is unchanged."""
+    key = (info.symbol, info.arch, hash(tuple((i.addr, i.words) for i in listing)))
+    prog = _CACHE.get(key)
+    if prog is None:
+        d = info.descriptor
+        prog = Program(listing, info.name, d.float_denorm_mode_32, d.float_denorm_mode_16_64,
+                       d.dx10_clamp, d.ieee_mode)
+        _CACHE[key] = prog
+        if len(_CACHE) > _CACHE_SIZE:
+            _CACHE.popitem(last=False)
+    else:
+        _CACHE.move_to_end(key)
+    return prog
+
+
+def default_budget(n_waves: int) -> int:
+    return DEFAULT_BUDGET_BASE + DEFAULT_BUDGET_PER_WAVE * n_waves
+
+
+def execute(info: Any, listing: Any, grid: Sequence[int], block: Sequence[int],
+            buffers: Sequence[Buffer], kernarg: Callable[[list[int], dict[str, int]], bytes],
+            *, dynamic_lds: int = 0, trace: bool = False, budget: int | None = None,
+            max_ds_rows: int = DEFAULT_MAX_DS_ROWS, max_waves: int | None = None) -> EmuResult:
+    """Run ``info``'s code (``listing``) over the grid; buffers are updated in place.
+
+    ``kernarg(addresses, hidden_pointers)`` returns the kernarg segment bytes given the emulated
+    address of each buffer (same order) and the hidden pointers the emulator provides.
+    """
+    t0 = time.perf_counter()
+    if info.arch != "gfx942":
+        raise EmulatorError(f"the emulator runs gfx942 code objects; {info.name} is {info.arch}")
+    if info.descriptor.wave32:
+        raise EmulatorError(f"{info.name}: wave32 code objects are not emulated (gfx942 is wave64)")
+    grid = tuple(int(x) for x in grid)
+    block = tuple(int(x) for x in block)
+    prog = program_for(info, listing)
+    desc = info.descriptor
+    wpg = waves_per_group(block)
+    n_wg = grid[0] * grid[1] * grid[2]
+    n_waves = n_wg * wpg
+    if budget is None:
+        budget = default_budget(n_waves)
+    # memory map
+    mem = Memory()
+    regions = [mem.add(b.name, b.data.nbytes, b.writable) for b in buffers]
+    ksize = max(info.kernarg_size, 16)
+    kreg = mem.add("<kernarg segment>", ksize, writable=False)
+    dreg = mem.add("<dispatch packet>", DISPATCH_PACKET_SIZE, writable=False)
+    qreg = mem.add("<queue>", QUEUE_SIZE, writable=False)
+    mem.finalize()
+    for b, r in zip(buffers, regions):
+        mem.view(r)[:] = b.data
+    kbytes = bytes(kernarg([r.base for r in regions], {}))
+    kview = mem.view(kreg)
+    kview[: min(len(kbytes), ksize)] = np.frombuffer(kbytes, np.uint8)[:ksize]
+    lds = desc.group_segment_fixed_size + int(dynamic_lds)
+    scratch = desc.private_segment_fixed_size
+    mem.view(dreg)[:] = np.frombuffer(
+        dispatch_packet(grid, block, lds, scratch, kreg.base), np.uint8)
+    # entry point: with kernarg preloading the first 256 bytes are a compatibility prologue
+    entry_addr = info.entry + (256 if desc.kernarg_preload_length else 0)
+    if entry_addr not in prog.index:
+        raise EmulatorError(f"{info.name}: entry 0x{entry_addr:x} is not in the listing")
+    entry = prog.index[entry_addr]
+    recorder = TraceRecorder(max_ds_rows) if trace else None
+    launch = Launch(prog, info.name, mem, budget, recorder)
+    # batches of whole workgroups
+    nreg = max(1, prog.info.n_vgpr + prog.info.n_agpr)
+    per_wave = nreg * LANES * 4 + LANES * ((scratch + 3) // 4 * 4) + 1024
+    cap = max_waves or max(wpg, STATE_BYTES_PER_BATCH // per_wave)
+    wg_per_batch = max(1, cap // wpg)
+    ids = np.stack(np.meshgrid(np.arange(grid[0]), np.arange(grid[1]), np.arange(grid[2]),
+                               indexing="ij"), -1).transpose(2, 1, 0, 3).reshape(-1, 3)
+    for s in range(0, n_wg, wg_per_batch):
+        wg_ids = ids[s:s + wg_per_batch]
+        st = State(len(wg_ids) * wpg, prog.info.n_vgpr, prog.info.n_agpr, len(wg_ids), lds,
+                   scratch)
+        st.mem = mem
+        st.trace = recorder
+        st.launch = launch
+        init_batch(st, desc, grid, block, wg_ids, kreg.base, dreg.base, qreg.base, kview,
+                   scratch_base=0)
+        st.wave_global = (s * wpg + np.arange(st.W)).astype(np.int64)
+        run_batch(launch, st, entry)
+    for b, r in zip(buffers, regions):
+        if b.writable:
+            b.data[:] = mem.view(r)
+    tr = None
+    if recorder is not None:
+        tr = recorder.finish(info.name, prog, launch.counts, launch.executed)
+    secs = time.perf_counter() - t0
+    return EmuResult(secs, launch.executed, n_waves, tr,
+                     {"wave_instructions": launch.executed, "waves": n_waves})

@@ -1,0 +1,111 @@
+"""Vectorised gathers, scatters and atomics on byte/dword views (global heap, LDS, scratch).
+
+Offsets are int64 byte offsets into a flat ``uint8`` array whose ``uint32`` view covers the
+same bytes. Aligned dword accesses use the dword view (one fancy-index per dword), anything
+else goes through bytes. Conflicting atomics are applied in lane order within a wave and wave
+order within a group (``memory.serialize_rounds``); ``ufunc.at`` is used where no return value
+is needed, which gives the same sequential result.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .memory import serialize_rounds
+
+U32 = np.uint32
+
+
+def aligned4(off: np.ndarray) -> bool:
+    return not (int(np.bitwise_or.reduce(off, axis=None)) & 3)
+
+
+def gather(b8: np.ndarray, b32: np.ndarray, off: np.ndarray, nbytes: int) -> np.ndarray:
+    """Load ``nbytes`` per lane: uint32 [..., ceil(nbytes/4)] (sub-dword: zero-extended)."""
+    if nbytes >= 4 and nbytes % 4 == 0 and aligned4(off):
+        n = nbytes // 4
+        idx = off >> 2
+        if n == 1:
+            return b32[idx][..., None]
+        return b32[idx[..., None] + np.arange(n)]
+    if nbytes < 4:
+        v = b8[off].astype(U32)
+        for k in range(1, nbytes):
+            v |= b8[off + k].astype(U32) << U32(8 * k)
+        return v[..., None]
+    raw = b8[off[..., None] + np.arange(nbytes)]
+    return np.ascontiguousarray(raw).view(U32)
+
+
+def scatter(b8: np.ndarray, b32: np.ndarray, off: np.ndarray, mask: np.ndarray | None,
+            data: np.ndarray, nbytes: int) -> None:
+    """Store ``nbytes`` per active lane from ``data`` uint32 [..., ceil(nbytes/4)]."""
+    if mask is not None:
+        off = off[mask]
+        data = data[mask]
+    else:
+        off = off.reshape(-1)
+        data = data.reshape(-1, data.shape[-1])
+    if nbytes >= 4 and nbytes % 4 == 0 and aligned4(off):
+        n = nbytes // 4
+        idx = off >> 2
+        if n == 1:
+            b32[idx] = data[:, 0]
+        else:
+            b32[idx[:, None] + np.arange(n)] = data[:, :n]
+        return
+    raw = np.ascontiguousarray(data.astype(U32)).view(np.uint8)[:, :nbytes]
+    b8[off[:, None] + np.arange(nbytes)] = raw
+
+
+# atomic ops on element views: name -> (dtype, fn(old, src[, cmp]) -> new, ufunc for .at or None)
+def _inc(old, src):
+    return np.where(old >= src, 0, old + 1).astype(old.dtype)
+
+
+def _dec(old, src):
+    return np.where((old == 0) | (old > src), src, old - 1).astype(old.dtype)
+
+
+ATOMICS = {
+    "add": ("u", lambda o, s: o + s, np.add),
+    "sub": ("u", lambda o, s: o - s, np.subtract),
+    "rsub": ("u", lambda o, s: s - o, None),
+    "smin": ("i", np.minimum, np.minimum), "min": ("i", np.minimum, np.minimum),
+    "smax": ("i", np.maximum, np.maximum), "max": ("i", np.maximum, np.maximum),
+    "umin": ("u", np.minimum, np.minimum), "umax": ("u", np.maximum, np.maximum),
+    "and": ("u", lambda o, s: o & s, np.bitwise_and),
+    "or": ("u", lambda o, s: o | s, np.bitwise_or),
+    "xor": ("u", lambda o, s: o ^ s, np.bitwise_xor),
+    "inc": ("u", _inc, None), "dec": ("u", _dec, None),
+    "swap": ("u", lambda o, s: s, None), "wrxchg": ("u", lambda o, s: s, None),
+    "add_f32": ("f", lambda o, s: o + s, np.add),
+    "add_f64": ("f", lambda o, s: o + s, np.add),
+    "min_f32": ("f", np.fmin, None), "max_f32": ("f", np.fmax, None),
+    "min_f64": ("f", np.fmin, None), "max_f64": ("f", np.fmax, None),
+    "cmpswap": ("u", None, None), "cmpst": ("u", None, None),
+}
+
+
+def atomic(view: np.ndarray, idx: np.ndarray, src: np.ndarray, op: str, want_old: bool,
+           cmp: np.ndarray | None = None) -> np.ndarray | None:
+    """Apply an atomic to ``view`` (uint32 or uint64 elements) at element indices ``idx`` (1-D,
+    lane order). ``src``/``cmp`` hold raw bit patterns. Returns the old values if asked."""
+    kind, fn, uf = ATOMICS[op]
+    bits = view.dtype.itemsize * 8
+    tdt = {("u", 32): np.uint32, ("i", 32): np.int32, ("f", 32): np.float32,
+           ("u", 64): np.uint64, ("i", 64): np.int64, ("f", 64): np.float64}[(kind, bits)]
+    tv = view.view(tdt)
+    ts = src.astype(view.dtype).view(tdt)
+    if not want_old and uf is not None and cmp is None:
+        uf.at(tv, idx, ts)
+        return None
+    old = np.empty(idx.shape, tdt)
+    for r in serialize_rounds(idx):
+        o = tv[idx[r]]
+        old[r] = o
+        if op in ("cmpswap", "cmpst"):
+            c = cmp.astype(view.dtype).view(tdt)[r]
+            tv[idx[r]] = np.where(o == c, ts[r], o)
+        else:
+            tv[idx[r]] = fn(o, ts[r])
+    return old.view(view.dtype) if want_old else None

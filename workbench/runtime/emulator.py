@@ -1,0 +1,81 @@
+"""EmulatorDevice: runs the gfx942 code object on the CPU through ``workbench.emu``.
+
+Buffers are numpy arrays, torch CPU tensors (shared memory: written back in place) or cupy
+arrays (copied to the host and back). The kernarg segment is packed by ``marshal.pack_kernargs``
+(one layout for every device) with the emulated buffer addresses.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..emu.launch import Buffer, execute
+from .args import BoundArg
+from .device import Dim3, LaunchResult
+from .marshal import pack_kernargs
+
+
+class EmulatorDevice:
+    """The CPU emulator as a Device (``name="emulator"``, runs gfx942 code objects)."""
+
+    name = "emulator"
+    kind = "emulator"
+    arch = "gfx942"
+
+    def __repr__(self) -> str:
+        return "EmulatorDevice(gfx942)"
+
+    def launch(self, kernel: Any, info: Any, grid: Dim3, block: Dim3, args: list[BoundArg], *,
+               dynamic_lds: int = 0, trace: bool = False, budget: int | None = None,
+               listing: Any = None, **options: Any) -> LaunchResult:
+        """Run one launch; outputs are written back into the argument arrays in place.
+
+        ``budget``: maximum wave-instructions (default scales with the grid); ``listing``:
+        the kernel's ``workbench.isa.Listing`` when no ``kernel`` object is given.
+        """
+        if options:
+            raise TypeError(f"EmulatorDevice.launch: unknown option(s) {sorted(options)}")
+        if listing is None:
+            listing = kernel.isa_for(info.arch)
+        bufs: list[Buffer] = []
+        hosts: list[tuple[BoundArg, np.ndarray]] = []
+        for b in args:
+            if b.kind != "buffer":
+                continue
+            host = b.host_array()
+            flat = np.ascontiguousarray(host).reshape(-1).view(np.uint8)
+            writable = not b.arg.is_const and bool(getattr(host, "flags", None) is None
+                                                   or host.flags.writeable)
+            bufs.append(Buffer(b.name, flat, writable))
+            hosts.append((b, host))
+
+        def kernarg(addresses: list[int], hidden: dict[str, int]) -> bytes:
+            it = iter(addresses)
+            ptrs = [next(it) if b.kind == "buffer" else None for b in args]
+            return bytes(pack_kernargs(info, args, ptrs, grid, block, dynamic_lds=dynamic_lds,
+                                       hidden_pointers=hidden))
+
+        res = execute(info, listing, grid, block, bufs, kernarg, dynamic_lds=dynamic_lds,
+                      trace=trace, budget=budget)
+        for (b, host), buf in zip(hosts, bufs):
+            if not buf.writable:
+                continue
+            if not np.shares_memory(buf.data, host):
+                np.copyto(host.reshape(-1), buf.data.view(host.dtype), casting="no")
+            _write_back(b.value, host)
+        return LaunchResult(info.name, self.name, tuple(grid), tuple(block), res.seconds,
+                            res.trace, dict(res.stats))
+
+
+def _write_back(value: Any, host: np.ndarray) -> None:
+    """Copy a host result back into a device object (cupy); host objects share memory."""
+    mod = type(value).__module__.split(".")[0]
+    if mod == "cupy":
+        import cupy
+
+        value[...] = cupy.asarray(host).reshape(value.shape)
+    elif mod == "torch" and value.device.type != "cpu":
+        import torch
+
+        value.copy_(torch.from_numpy(host).view(value.dtype).reshape(value.shape))
