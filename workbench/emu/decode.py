@@ -29,6 +29,11 @@ from .operands import OperandError, parse_operand, split_operands
 from .registry import BRANCH, Decoded, Exec, as_exec, lookup
 
 SUFFIXES = ("_e32", "_e64", "_dpp", "_sdwa")
+# SOPP / SOPK mnemonics: their immediate is the SIMM16 field, never a literal dword
+SOPP_SOPK = ("s_cbranch", "s_branch", "s_waitcnt", "s_nop", "s_sleep", "s_setprio", "s_trap",
+             "s_sendmsg", "s_movk", "s_cmovk", "s_cmpk", "s_addk", "s_mulk", "s_getreg",
+             "s_setreg", "s_call", "s_endpgm", "s_barrier", "s_icache", "s_incperf",
+             "s_decperf", "s_ttrace", "s_set_gpr", "s_setkill", "s_sethalt")
 
 
 @dataclass
@@ -64,8 +69,12 @@ def expected_words(mnemonic: str, encoding: str, has_literal: bool) -> set[int]:
         return {2}
     if mnemonic.startswith(("ds_", "global_", "flat_", "scratch_", "buffer_", "tbuffer_")):
         return {2}
+    if mnemonic == "s_setreg_imm32_b32":
+        return {2}
+    if mnemonic.startswith(SOPP_SOPK):  # 16-bit immediates live in the instruction word
+        return {1}
     if mnemonic.startswith("s_"):
-        return {2} if has_literal or mnemonic == "s_setreg_imm32_b32" else {1}
+        return {2} if has_literal else {1}
     if mnemonic in ("v_nop", "v_clrexcp"):
         return {1}
     # VOP3-only / VOP3P (v_mfma, v_pk_*, v_accvgpr_*, v_mad_*, ...) or VOP1 printed bare

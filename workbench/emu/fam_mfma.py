@@ -1,0 +1,160 @@
+"""MFMA (v_mfma_*): D = A·B + C per block, lane layouts from the ``workbench.layouts`` catalog.
+
+The catalog is the one source of lane formulas: ``gather_index`` gives, per operand element
+(block, row, col), the lane and register it lives in (with CBSZ/ABID/BLGP applied), and
+``scatter_index`` the inverse for D. Operands may be VGPRs or AGPRs (gfx90a+ unified file);
+C may be an inline constant.
+
+Arithmetic (AMD CDNA3 ISA, "Matrix Arithmetic Instructions": fp32 accumulation for
+f16/bf16/f32 inputs, int32 for i8, f64 for f64): products of f16/bf16/i8 inputs are exact in
+float64, so the emulator forms the exact products, sums them with C in float64 and rounds once
+to the destination type. The hardware's internal summation order is not documented; a single
+final rounding can differ from the device in the last bit when partial sums cancel (tests
+compare with a tolerance of a few fp32 ulp for that reason). i8 accumulates exactly in int64
+and wraps to int32. MFMA is only defined here with a full EXEC mask (clang never emits one
+under divergence); a partial EXEC raises instead of guessing.
+"""
+from __future__ import annotations
+
+from functools import cache
+
+import numpy as np
+
+from .errors import EmulatorError, UnknownInstruction
+from .operands import imm_bits, row_of
+from .registry import Decoded, semantic
+
+U32, U64 = np.uint32, np.uint64
+
+
+def _decode(bits: np.ndarray, t: str) -> np.ndarray:
+    """Raw element bits (uint32/uint64) -> float64 (or int64 for i8) values."""
+    if t == "bf16":
+        return (bits.astype(U32) << U32(16)).view(np.float32).astype(np.float64)
+    if t == "f16":
+        return bits.astype(np.uint16).view(np.float16).astype(np.float64)
+    if t == "f32":
+        return bits.astype(U32).view(np.float32).astype(np.float64)
+    if t == "f64":
+        return bits.astype(U64).view(np.float64)
+    if t == "i8":
+        return bits.astype(np.uint8).view(np.int8).astype(np.int64)
+    if t == "i32":
+        return bits.astype(U32).view(np.int32).astype(np.int64)
+    raise ValueError(t)
+
+
+@cache
+def _tables(name: str, cbsz: int, abid: int, blgp: int):
+    from ..layouts import get
+
+    ins = get(name, "gfx942")
+    ga = ins.gather_index("A", cbsz=cbsz, abid=abid, blgp=0)
+    gb = ins.gather_index("B", blgp=blgp if ins.blgp == "lanes" else 0)
+    gc = ins.gather_index("C")
+    dtab = ins.scatter_index("D")  # [lanes, regs, elems, 3]
+    return ins, ga, gb, gc, dtab
+
+
+def _reader(st_rows: int, nregs: int, g_index, bits: int):
+    """Gather an operand's elements from rows [st_rows, st_rows + nregs) of R."""
+    flat = (g_index.reg.astype(np.int64) * 64 + g_index.lane).reshape(-1)
+    flat_hi = ((g_index.reg.astype(np.int64) + 1) * 64 + g_index.lane).reshape(-1)
+    shape = g_index.reg.shape
+    shift = g_index.shift.reshape(-1).astype(U32)
+    n = nregs + (1 if bits == 64 else 0)
+
+    def rd(st, g):
+        x = st.R[st_rows:st_rows + n, g.ix]  # [n, w, 64]
+        x2 = np.ascontiguousarray(x.transpose(1, 0, 2)).reshape(g.w, n * 64)
+        words = x2[:, flat]
+        if bits == 64:
+            v = words.astype(U64) | (x2[:, flat_hi].astype(U64) << U64(32))
+        elif bits == 32:
+            v = words
+        else:
+            v = (words >> shift) & U32((1 << bits) - 1)
+        return v.reshape((g.w,) + shape)
+    return rd
+
+
+def _build_mfma(d: Decoded):
+    from ..layouts import get
+
+    for k in d.mods:
+        if k not in ("cbsz", "abid", "blgp"):
+            raise UnknownInstruction(d.mnemonic, d.addr, d.inst.text, f"modifier {k}")
+    cbsz, abid, blgp = (int(d.mods.get(k, 0)) for k in ("cbsz", "abid", "blgp"))
+    try:
+        ins = get(d.base, "gfx942")
+    except ValueError as e:
+        raise UnknownInstruction(d.mnemonic, d.addr, d.inst.text, str(e)) from None
+    if ins.a_type not in ("f32", "f16", "bf16", "i8", "f64"):
+        raise UnknownInstruction(d.mnemonic, d.addr, d.inst.text,
+                                 f"{ins.a_type} MFMA inputs are not emulated yet")
+    try:
+        ins, ga, gb, gc, dtab = _tables(ins.name, cbsz, abid, blgp)
+    except ValueError as e:
+        raise UnknownInstruction(d.mnemonic, d.addr, d.inst.text, str(e)) from None
+    nv = d.kernel.n_vgpr
+    dst, a, b, c = d.ops
+    for o in (dst, a, b):
+        if o.kind not in ("v", "a"):
+            raise UnknownInstruction(d.mnemonic, d.addr, d.inst.text, f"operand {o.text}")
+    regs = ins.vgprs
+    ra = _reader(row_of(a, nv), regs["A"], ga, ga.bits)
+    rb = _reader(row_of(b, nv), regs["B"], gb, gb.bits)
+    if c.kind in ("v", "a"):
+        rc = _reader(row_of(c, nv), regs["C"], gc, gc.bits)
+    elif c.kind in ("imm", "fimm"):
+        cbits = gc.bits
+        cval = imm_bits(c, cbits, ins.c_type[0] == "f")
+        cshape = gc.reg.shape
+
+        def rc(st, g):
+            return np.full((g.w,) + cshape, cval, U64 if cbits == 64 else U32)
+    else:
+        raise UnknownInstruction(d.mnemonic, d.addr, d.inst.text, f"C operand {c.text}")
+    neg = ins.negate_mask(blgp) if ins.blgp == "negate" else (False, False, False)
+    at, bt, ct, dt = ins.a_type, ins.b_type, ins.c_type, ins.d_type
+    # D scatter: for each (reg, lane) slot, the flat element index (or -1)
+    blocks, m, n = ins.shape("D")
+    tab = dtab[:, :, 0, :]  # [lanes, regs, 3]
+    flat = np.where(tab[..., 0] >= 0, tab[..., 0] * m * n + tab[..., 1] * n + tab[..., 2], -1)
+    flat = flat.T  # [regs, lanes]
+    if (flat < 0).any():
+        raise UnknownInstruction(d.mnemonic, d.addr, d.inst.text, "D layout has holes")
+    drow = row_of(dst, nv)
+    wide = dt == "f64"
+
+    def run(st, g):
+        if not st.EM[g.ix].all():
+            raise EmulatorError(f"`{d.inst.text}` at pc 0x{d.addr:x} executed with a partial "
+                                "EXEC mask; MFMA under divergence is not modelled")
+        A = _decode(ra(st, g), at)
+        B = _decode(rb(st, g), bt)
+        C = _decode(rc(st, g), ct)
+        if neg[0]:
+            A = -A
+        if neg[1]:
+            B = -B
+        if neg[2]:
+            C = -C
+        D = np.matmul(A, B) + C  # exact products; one rounding below
+        if dt == "f32":
+            out = D.astype(np.float32).view(U32)
+        elif dt == "i32":
+            out = D.astype(np.int64).astype(U32)
+        else:
+            out = D.astype(np.float64).view(U64)
+        out = out.reshape(g.w, -1)
+        for k in range(flat.shape[0]):
+            v = out[:, flat[k]]
+            if wide:
+                st.vwrite(drow + k, g, (v & U64(0xFFFFFFFF)).astype(U32))
+            else:
+                st.vwrite(drow + k, g, v)
+    return run
+
+
+semantic(prefix="v_mfma_", family="fam_mfma")(_build_mfma)
