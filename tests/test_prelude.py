@@ -24,7 +24,8 @@ KERNELS = Path(__file__).parent / "kernels" / "prelude"
 INCLUDE = Path(workbench.__file__).parent / "include"
 
 EVERYTHING_KERNELS = {
-    "coordinates", "sync_and_fences", "warp_ops", "atomics", "vectors", "halves", "math_float",
+    "coordinates", "sync_and_fences", "warp_ops", "atomics", "dynamic_shared", "vectors", "halves",
+    "math_float",
     "math_double", "mangled_kernel", "scale_kernel_float_256", "scale_kernel_Float16_64",
 }
 
@@ -163,11 +164,12 @@ def test_atomics_on_shared_and_global_memory(everything, arch):
     assert not any(x.startswith("flat_atomic") for x in m)
 
 
-@pytest.mark.parametrize("arch", ARCHS)
-def test_warp_size_is_the_targets_wave_size(arch):
+@pytest.mark.parametrize(("arch", "options"), [(a, ()) for a in ARCHS]
+                         + [("gfx1100", ("-mwavefrontsize64",))])
+def test_warp_size_is_the_targets_wave_size(arch, options):
     src = 'extern "C" __global__ void ws(int* out) { out[threadIdx.x] = warpSize; }'
-    co = workbench.compile(src, arch=arch)[arch]
-    wave = get_arch(arch).wave_size
+    co = workbench.compile(src, arch=arch, options=options)[arch]
+    wave = 64 if options else get_arch(arch).wave_size
     assert co.kernels["ws"].resources.wave_size == wave
     # immediates of the move instructions (gfx11 may pair the move as a VOPD v_dual_mov_b32)
     movs = [ins.text for ins in co.listing("ws") if "mov" in ins.mnemonic]
@@ -254,16 +256,45 @@ def test_real_hip_reduction_compiles_everywhere(reduction, arch):
 
 
 # --------------------------------------------------------------------------------------------
-# the inline math algorithms, built for the host
+# the builtin-free parts, built for the host: shuffle lanes and the inline math algorithms
+
+
+def _cuda_shuffle_source(kind: str, self_: np.ndarray, arg: np.ndarray, width: np.ndarray):
+    """CUDA's documented shuffle rules, written independently of the prelude."""
+    segment = self_ // width
+    if kind == "idx":
+        return segment * width + arg % width
+    if kind == "up":
+        return np.where(self_ % width < arg, self_, self_ - arg)
+    if kind == "down":
+        return np.where(self_ % width + arg >= width, self_, self_ + arg)
+    src = self_ ^ arg  # xor: lanes of later segments are off limits
+    return np.where(src // width > segment, self_, src)
+
+
+@pytest.mark.parametrize("wave", [32, 64])
+@pytest.mark.parametrize("kind", ["idx", "up", "down", "xor"])
+def test_shuffle_source_lanes_follow_cuda(host, wave, kind):
+    widths = [w for w in (1, 2, 4, 8, 16, 32, 64) if w <= wave]
+    args = range(-5, 2 * wave) if kind == "idx" else range(0, 2 * wave)
+    self_, arg, width = (np.ascontiguousarray(a.ravel(), dtype=np.int32) for a in
+                         np.meshgrid(np.arange(wave), np.array(args), np.array(widths)))
+    got = np.empty_like(self_)
+    i32p = ctypes.POINTER(ctypes.c_int)
+    host.hipwb_shfl_src(["idx", "up", "down", "xor"].index(kind),
+                        *(a.ctypes.data_as(i32p) for a in (self_, arg, width, got)),
+                        ctypes.c_long(got.size))
+    np.testing.assert_array_equal(got, _cuda_shuffle_source(kind, self_, arg, width))
+    assert ((got >= 0) & (got < wave)).all()
 
 
 @pytest.fixture(scope="module")
-def hostmath(tmp_path_factory):
-    """hipwb/math_inline.h compiled into a host shared library (tests/kernels/prelude)."""
-    lib = tmp_path_factory.mktemp("hostmath") / "libhipwb_math.so"
+def host(tmp_path_factory):
+    """hipwb/math_inline.h and hipwb/shuffle_lanes.h built into a host shared library."""
+    lib = tmp_path_factory.mktemp("hostprelude") / "libhipwb_host.so"
     subprocess.run(
         [workbench.find_toolchain().clang, "-x", "c++", "-std=c++17", "-O2", "-shared", "-fPIC",
-         "-I", str(INCLUDE), str(KERNELS / "math_host.cpp"), "-o", str(lib), "-lm"],
+         "-I", str(INCLUDE), str(KERNELS / "host_harness.cpp"), "-o", str(lib), "-lm"],
         check=True, capture_output=True,
     )
     return ctypes.CDLL(str(lib))
@@ -306,43 +337,43 @@ def _trig_inputs() -> dict[str, np.ndarray]:
 @pytest.mark.parametrize(("name", "ref", "max_ulp"), [
     ("hipwb_sinf", np.sin, 2.0), ("hipwb_cosf", np.cos, 2.0), ("hipwb_tanf", np.tan, 3.0),
 ])
-def test_trig_accuracy(hostmath, name, ref, max_ulp):
+def test_trig_accuracy(host, name, ref, max_ulp):
     for label, x in _trig_inputs().items():
         x = x.astype(np.float32)
-        (got,) = _call(hostmath, name, x)
+        (got,) = _call(host, name, x)
         err = _ulp_error(got, ref(x.astype(np.float64)))
         assert err.max() <= max_ulp, f"{name} {label}: {err.max():.2f} ulp at x={x[err.argmax()]!r}"
 
 
-def test_trig_special_values(hostmath):
+def test_trig_special_values(host):
     x = np.array([0.0, -0.0, np.inf, -np.inf, np.nan], dtype=np.float32)
-    (s,), (c,) = _call(hostmath, "hipwb_sinf", x), _call(hostmath, "hipwb_cosf", x)
+    (s,), (c,) = _call(host, "hipwb_sinf", x), _call(host, "hipwb_cosf", x)
     assert s[0] == 0 and not np.signbit(s[0]) and s[1] == 0 and np.signbit(s[1])
     assert c[0] == 1 and c[1] == 1
     assert np.isnan(s[2:]).all() and np.isnan(c[2:]).all()
 
 
-def test_sincos_matches_sin_and_cos(hostmath):
+def test_sincos_matches_sin_and_cos(host):
     x = np.concatenate(list(_trig_inputs().values())).astype(np.float32)
-    s, c = _call(hostmath, "hipwb_sincosf", x, outputs=2)
-    np.testing.assert_array_equal(s, _call(hostmath, "hipwb_sinf", x)[0])
-    np.testing.assert_array_equal(c, _call(hostmath, "hipwb_cosf", x)[0])
+    s, c = _call(host, "hipwb_sincosf", x, outputs=2)
+    np.testing.assert_array_equal(s, _call(host, "hipwb_sinf", x)[0])
+    np.testing.assert_array_equal(c, _call(host, "hipwb_cosf", x)[0])
 
 
-def test_tanh_accuracy(hostmath):
+def test_tanh_accuracy(host):
     rng = np.random.default_rng(2)
     x = np.concatenate([rng.uniform(-12, 12, 20000), rng.uniform(-0.6, 0.6, 20000),
                         _signed_log_uniform(rng, 1e-30, 1e-2, 5000),
                         [0.55, -0.55, 9.1, 9.0, 50.0, -50.0]]).astype(np.float32)
-    (got,) = _call(hostmath, "hipwb_tanhf", x)
+    (got,) = _call(host, "hipwb_tanhf", x)
     err = _ulp_error(got, np.tanh(x.astype(np.float64)))
     assert err.max() <= 2.0, f"{err.max():.2f} ulp at x={x[err.argmax()]!r}"
-    (special,) = _call(hostmath, "hipwb_tanhf", np.array([np.inf, -np.inf, np.nan, -0.0]))
+    (special,) = _call(host, "hipwb_tanhf", np.array([np.inf, -np.inf, np.nan, -0.0]))
     assert special[0] == 1 and special[1] == -1 and np.isnan(special[2])
     assert special[3] == 0 and np.signbit(special[3])
 
 
-def test_pow_accuracy(hostmath):
+def test_pow_accuracy(host):
     rng = np.random.default_rng(3)
     x = np.concatenate([np.abs(_signed_log_uniform(rng, 1e-3, 1e3, 30000)),
                         rng.uniform(0.5, 2.0, 30000),  # large |y|: results near over/underflow
@@ -351,21 +382,21 @@ def test_pow_accuracy(hostmath):
                         np.round(rng.uniform(-20, 20, 10000))])  # negative x: integer y
     x, y = x.astype(np.float32), y.astype(np.float32)
     ref = np.power(x.astype(np.float64), y.astype(np.float64))
-    (got,) = _call(hostmath, "hipwb_powf", x, y)
+    (got,) = _call(host, "hipwb_powf", x, y)
     finite = np.abs(ref) < np.finfo(np.float32).max
     err = _ulp_error(got[finite], ref[finite])
     assert err.max() <= 2.0, f"{err.max():.2f} ulp"
     assert np.isinf(got[~finite]).all()
 
 
-def test_pow_special_cases_follow_c99(hostmath):
+def test_pow_special_cases_follow_c99(host):
     """Annex F.9.4.4 cases, compared with the C library's pow (numpy, float64) bit for bit."""
     vals = np.array([0.0, -0.0, 1.0, -1.0, 0.5, -0.5, 2.0, -2.0, 3.0, -3.0, np.inf, -np.inf,
                      np.nan, 1e-45, 2.5, -2.5])
     x, y = (a.ravel().astype(np.float32) for a in np.meshgrid(vals, vals))
     with np.errstate(all="ignore"):
         ref = np.power(x.astype(np.float64), y.astype(np.float64)).astype(np.float32)
-    (got,) = _call(hostmath, "hipwb_powf", x, y)
+    (got,) = _call(host, "hipwb_powf", x, y)
     for xi, yi, g, r in zip(x, y, got, ref):
         same = (np.isnan(g) and np.isnan(r)) or (g == r and np.signbit(g) == np.signbit(r))
         assert same, f"powf({xi!r}, {yi!r}) = {g!r}, C gives {r!r}"

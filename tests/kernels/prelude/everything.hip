@@ -68,6 +68,16 @@ extern "C" __global__ void atomics(int *gi, unsigned *gu, unsigned long long *gu
   atomicAdd_block(gi + 5, 1);
 }
 
+extern "C" __global__ void dynamic_shared(const float *in, float *out) {
+  HIP_DYNAMIC_SHARED(float, dyn)
+  extern __shared__ float dyn2[];
+  uint3 t = threadIdx;
+  dyn[t.x] = __ldg(&in[t.x]);
+  __syncthreads();
+  out[t.x] = dyn2[blockDim.x - 1 - t.x];
+  if (out[t.x] < 0.0f) __trap();
+}
+
 extern "C" __global__ void vectors(const float4 *in, float4 *out, int2 *ip, double2 *dp,
                                    uchar4 *cp, float3 *f3) {
   __shared__ float4 lds[64];
@@ -96,6 +106,8 @@ extern "C" __global__ void halves(__half *h, __half2 *h2, __hip_bfloat16 *b, __h
   h[t] = __hfma(y, x, __hneg(y)) > x ? __hmax(x, y) : __float2half_rz(f[t]);
   h2[t] = __hfma2(h2[t], __half2half2(x), __floats2half2_rn(1.0f, 2.0f)) * h2[t];
   __hip_bfloat16 p = __float2bfloat16(f[t]);
+  __hip_bfloat16 q = f[t + 1];  // implicit float -> bfloat16 conversion, as HIP allows
+  p = p > q ? p : q;
   b[t] = b[t] * p + __float2bfloat16(0.5f);
   b2[t] = __hadd2(b2[t], __halves2bfloat162(p, p));
   f[t] = __half2float(y) + __bfloat162float(p) + __low2float(h2[t]) + (float)__hisnan(x)

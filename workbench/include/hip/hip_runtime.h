@@ -13,6 +13,7 @@
  *   hipwb/coordinates.h   threadIdx blockIdx blockDim gridDim warpSize dim3 (COV5 hidden args)
  *   hipwb/sync.h          __syncthreads (+_count/_and/_or) __threadfence(_block/_system) __syncwarp
  *   hipwb/warp.h          __lane_id __ballot __any __all __activemask __shfl(_up/_down/_xor)[_sync]
+ *   hipwb/shuffle_lanes.h the shuffles' source-lane arithmetic (host-testable)
  *   hipwb/atomics.h       atomicAdd/Sub/Exch/Min/Max/And/Or/Xor/CAS/Inc/Dec (+_system, _block)
  *   hipwb/vector_types.h  char1..double4 with .x/.y/.z/.w, operators, make_* constructors
  *   hipwb/half.h          __half __half2 (on _Float16) and the __h* intrinsics
@@ -22,6 +23,11 @@
  *   hipwb/intrinsics.h    __popc __clz __ffs __brev __umulhi ... clock64 wall_clock64
  *
  * Every __builtin_amdgcn_* builtin of clang stays available as is.
+ *
+ * Not provided offline (they need ROCm's device libraries or host runtime): printf and assert in
+ * device code, double-precision transcendental math (declared deleted, with a message), texture
+ * and surface objects, cooperative groups, and the host-side HIP API (hipMalloc, launches, ...;
+ * the workbench launches kernels itself).
  */
 #ifndef HIPWB_HIP_RUNTIME_H
 #define HIPWB_HIP_RUNTIME_H

@@ -24,7 +24,7 @@
  *                                        inc: old >= limit ? 0 : old + 1;
  *                                        dec: (old == 0 || old > limit) ? limit : old - 1),
  *                                        via __builtin_amdgcn_atomic_inc32/dec32
- *                                        (the hardware's *_inc_u32/*_dec_u32 instructions).
+ *                                        (the hardware's atomic inc/dec instructions).
  */
 #ifndef HIPWB_ATOMICS_H
 #define HIPWB_ATOMICS_H

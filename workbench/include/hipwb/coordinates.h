@@ -38,6 +38,7 @@
 #define HIPWB_COORDINATES_H
 
 #include "config.h"
+#include "vector_types.h"
 
 /* The COV5 hidden-argument block (first 72 bytes of it), laid out at the offsets above. */
 struct __hipwb_implicit_args {
@@ -100,6 +101,9 @@ struct dim3 {
     __attribute__((device, always_inline)) static unsigned int __get_z() { return GZ; }    \
     __attribute__((device, always_inline)) operator dim3() const {                         \
       return dim3(__get_x(), __get_y(), __get_z());                                        \
+    }                                                                                      \
+    __attribute__((device, always_inline)) operator uint3() const {                        \
+      return uint3(__get_x(), __get_y(), __get_z());                                       \
     }                                                                                      \
   };
 

@@ -4,6 +4,7 @@
  * (v_bcnt_u32_b32, v_ffbh_u32 / s_flbit, v_ffbl_b32, v_bfrev_b32, v_mul_hi_*):
  *   __popc, __popcll, __clz, __clzll, __ffs, __ffsll, __brev, __brevll, __mulhi, __umulhi,
  *   __mul64hi, __umul64hi, __mul24, __umul24, __sad, __usad, __byte_perm, __funnelshift_l/r.
+ * __ldg(p) (a plain load, as in HIP) and __trap() (__builtin_trap: s_trap).
  * Clocks:
  *   clock64(), __clock64()   __builtin_readcyclecounter: s_memtime on gfx9, the 20-bit
  *                            SHADER_CYCLES hardware register on gfx11, SHADER_CYCLES_LO/HI on
@@ -78,6 +79,14 @@ __HIPWB_FN_INLINE unsigned int __funnelshift_l(unsigned int lo, unsigned int hi,
 __HIPWB_FN_INLINE unsigned int __funnelshift_r(unsigned int lo, unsigned int hi, unsigned int s) {
   return (unsigned int)((((unsigned long long)hi << 32) | lo) >> (s & 31));
 }
+
+/* CUDA's read-only-cache load: on AMD GPUs every global load goes through the same caches, so
+ * HIP defines it as a plain load (the compiler may still use scalar loads for uniform data). */
+template <typename T>
+__attribute__((device, always_inline)) inline T __ldg(const T *ptr) { return *ptr; }
+
+/* Aborts the wave (s_trap); the emulator reports it with the faulting lane and instruction. */
+__HIPWB_FN_INLINE void __trap() { __builtin_trap(); }
 
 __HIPWB_FN_INLINE long long clock64() { return (long long)__builtin_readcyclecounter(); }
 __HIPWB_FN_INLINE long long __clock64() { return clock64(); }

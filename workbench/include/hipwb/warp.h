@@ -16,6 +16,7 @@
  *   __shfl_up(v, d, w)      value of lane (self - d); own value if that leaves the segment
  *   __shfl_down(v, d, w)    value of lane (self + d); own value if that leaves the segment
  *   __shfl_xor(v, m, w)     value of lane (self ^ m); own value if that lies in a later segment
+ * (The source-lane arithmetic lives in hipwb/shuffle_lanes.h.)
  * The *_sync variants (CUDA 9 style, mask first) behave the same: a wave runs in lock-step, the
  * mask only documents which lanes take part.
  */
@@ -24,6 +25,7 @@
 
 #include "config.h"
 #include "coordinates.h"
+#include "shuffle_lanes.h"
 
 __HIPWB_FN_INLINE unsigned int __lane_id() {
   unsigned int lo = __builtin_amdgcn_mbcnt_lo(~0u, 0u);
@@ -41,27 +43,6 @@ __HIPWB_FN_INLINE unsigned long long __activemask() { return __ballot(1); }
 __HIPWB_FN_INLINE int __any(int predicate) { return __ballot(predicate) != 0; }
 __HIPWB_FN_INLINE int __all(int predicate) { return __ballot(predicate) == __ballot(1); }
 
-/* ---- 32-bit lane permutation primitives: return the source lane for each shuffle kind ---- */
-
-__HIPWB_FN_INLINE int __hipwb_shfl_src_idx(int src_lane, int width) {
-  int self = (int)__lane_id();
-  return (self & ~(width - 1)) + (src_lane & (width - 1));
-}
-__HIPWB_FN_INLINE int __hipwb_shfl_src_up(unsigned int delta, int width) {
-  int self = (int)__lane_id();
-  int src = self - (int)delta;
-  return src < (self & ~(width - 1)) ? self : src;
-}
-__HIPWB_FN_INLINE int __hipwb_shfl_src_down(unsigned int delta, int width) {
-  int self = (int)__lane_id();
-  return (self & (width - 1)) + (int)delta >= width ? self : self + (int)delta;
-}
-__HIPWB_FN_INLINE int __hipwb_shfl_src_xor(int lane_mask, int width) {
-  int self = (int)__lane_id();
-  int src = self ^ lane_mask;
-  return src >= ((self + width) & ~(width - 1)) ? self : src;
-}
-
 /* Moves any trivially copyable value from lane `src` as ceil(sizeof(T)/4) dword permutes. */
 template <typename T>
 __attribute__((device, always_inline)) inline T __hipwb_permute(T value, int src) {
@@ -78,22 +59,22 @@ __attribute__((device, always_inline)) inline T __hipwb_permute(T value, int src
 
 template <typename T>
 __attribute__((device, always_inline)) inline T __shfl(T var, int src_lane, int width = warpSize) {
-  return __hipwb_permute(var, __hipwb_shfl_src_idx(src_lane, width));
+  return __hipwb_permute(var, __hipwb_shfl_src_idx((int)__lane_id(), src_lane, width));
 }
 template <typename T>
 __attribute__((device, always_inline)) inline T __shfl_up(T var, unsigned int lane_delta,
                                                           int width = warpSize) {
-  return __hipwb_permute(var, __hipwb_shfl_src_up(lane_delta, width));
+  return __hipwb_permute(var, __hipwb_shfl_src_up((int)__lane_id(), lane_delta, width));
 }
 template <typename T>
 __attribute__((device, always_inline)) inline T __shfl_down(T var, unsigned int lane_delta,
                                                             int width = warpSize) {
-  return __hipwb_permute(var, __hipwb_shfl_src_down(lane_delta, width));
+  return __hipwb_permute(var, __hipwb_shfl_src_down((int)__lane_id(), lane_delta, width));
 }
 template <typename T>
 __attribute__((device, always_inline)) inline T __shfl_xor(T var, int lane_mask,
                                                            int width = warpSize) {
-  return __hipwb_permute(var, __hipwb_shfl_src_xor(lane_mask, width));
+  return __hipwb_permute(var, __hipwb_shfl_src_xor((int)__lane_id(), lane_mask, width));
 }
 
 template <typename MaskT, typename T>
