@@ -6,13 +6,13 @@ The catalog is the one source of lane formulas: ``gather_index`` gives, per oper
 C may be an inline constant.
 
 Arithmetic (AMD CDNA3 ISA, "Matrix Arithmetic Instructions": fp32 accumulation for
-f16/bf16/f32 inputs, int32 for i8, f64 for f64): products of f16/bf16/i8 inputs are exact in
-float64, so the emulator forms the exact products, sums them with C in float64 and rounds once
-to the destination type. The hardware's internal summation order is not documented; a single
-final rounding can differ from the device in the last bit when partial sums cancel (tests
-compare with a tolerance of a few fp32 ulp for that reason). i8 accumulates exactly in int64
-and wraps to int32. MFMA is only defined here with a full EXEC mask (clang never emits one
-under divergence); a partial EXEC raises instead of guessing.
+f16/bf16/f32 inputs, int32 for i8, f64 for f64): products of f16/bf16 inputs are exact in fp32;
+the emulator sums them in fp32 (numpy matmul) and adds C in fp32. The hardware's internal
+summation order is not documented, so results may differ from the device in the last bits when
+partial sums cancel (tests compare with a tolerance of a few fp32 ulp for that reason). i8
+accumulates exactly in int64 and wraps to int32; f64 in f64. MFMA is only defined here with a
+full EXEC mask (clang never emits one under divergence); a partial EXEC raises instead of
+guessing.
 """
 from __future__ import annotations
 
@@ -25,6 +25,17 @@ from .operands import imm_bits, row_of
 from .registry import Decoded, semantic
 
 U32, U64 = np.uint32, np.uint64
+
+
+def _decode32(bits: np.ndarray, t: str) -> np.ndarray:
+    """Raw element bits -> float32 (exact for bf16/f16/f32 inputs)."""
+    if t == "bf16":
+        return (bits.astype(U32) << U32(16)).view(np.float32)
+    if t == "f16":
+        return bits.astype(np.uint16).view(np.float16).astype(np.float32)
+    if t == "f32":
+        return bits.astype(U32, copy=False).view(np.float32)
+    raise ValueError(t)
 
 
 def _decode(bits: np.ndarray, t: str) -> np.ndarray:
@@ -67,9 +78,9 @@ def _reader(st_rows: int, nregs: int, g_index, bits: int):
     def rd(st, g):
         x = st.R[st_rows:st_rows + n, g.ix]  # [n, w, 64]
         x2 = np.ascontiguousarray(x.transpose(1, 0, 2)).reshape(g.w, n * 64)
-        words = x2[:, flat]
+        words = np.take(x2, flat, axis=1)
         if bits == 64:
-            v = words.astype(U64) | (x2[:, flat_hi].astype(U64) << U64(32))
+            v = words.astype(U64) | (np.take(x2, flat_hi, axis=1).astype(U64) << U64(32))
         elif bits == 32:
             v = words
         else:
@@ -126,6 +137,42 @@ def _build_mfma(d: Decoded):
         raise UnknownInstruction(d.mnemonic, d.addr, d.inst.text, "D layout has holes")
     drow = row_of(dst, nv)
     wide = dt == "f64"
+    # Fast path (32-bit C/D with C laid out like D, as on every CDNA MFMA): work in register
+    # slot order — D_slots = C_slots + (A·B)[slot element] — so C needs no gather and D no
+    # scatter; only the product is permuted into slots with one fancy index.
+    nreg_d = flat.shape[0]
+    same_cd = (not wide and gc.bits == 32 and
+               np.array_equal(flat[gc.reg.reshape(-1), gc.lane.reshape(-1)],
+                              np.arange(flat.size)))
+    crow = row_of(c, nv) if c.kind in ("v", "a") else None
+    cconst = None if crow is not None else (_decode32 if dt == "f32" else _decode)(
+        np.asarray(imm_bits(c, 32, ct[0] == "f"), U32), ct)
+
+    f32acc = dt == "f32"
+    dec = _decode32 if f32acc else _decode
+
+    def run_fast(st, g):
+        if not st.EM[g.ix].all():
+            raise EmulatorError(f"`{d.inst.text}` at pc 0x{d.addr:x} executed with a partial "
+                                "EXEC mask; MFMA under divergence is not modelled")
+        A = dec(ra(st, g), at)
+        B = dec(rb(st, g), bt)
+        P = np.take(np.matmul(A, B).reshape(g.w, -1), flat, axis=1)  # [w, regs, 64]
+        P = P.transpose(1, 0, 2)  # [regs, w, 64]
+        if crow is not None:
+            P = P + dec(st.R[crow:crow + nreg_d, g.ix], ct)
+        elif cconst != 0:
+            P = P + cconst
+        out = P.view(U32) if f32acc else P.astype(np.int64).astype(U32)
+        if isinstance(g.ix, slice):
+            st.R[drow:drow + nreg_d, g.ix] = out
+        else:
+            for k in range(nreg_d):
+                st.vwrite(drow + k, g, out[k])
+
+    if same_cd and not any(neg):
+        return run_fast
+
 
     def run(st, g):
         if not st.EM[g.ix].all():

@@ -19,8 +19,25 @@ def aligned4(off: np.ndarray) -> bool:
     return not (int(np.bitwise_or.reduce(off, axis=None)) & 3)
 
 
+_WIDE = {8: np.dtype(np.uint64), 16: np.dtype((np.void, 16))}
+
+
+def _wide_view(b8: np.ndarray, off: np.ndarray, nbytes: int) -> np.ndarray | None:
+    """An 8/16-byte element view of ``b8`` when every offset is aligned to it (one fancy index
+    per lane instead of one per dword)."""
+    dt = _WIDE.get(nbytes)
+    if dt is None or b8.size % nbytes or (int(np.bitwise_or.reduce(off, axis=None))
+                                          & (nbytes - 1)):
+        return None
+    return b8.view(dt)
+
+
 def gather(b8: np.ndarray, b32: np.ndarray, off: np.ndarray, nbytes: int) -> np.ndarray:
     """Load ``nbytes`` per lane: uint32 [..., ceil(nbytes/4)] (sub-dword: zero-extended)."""
+    wide = _wide_view(b8, off, nbytes)
+    if wide is not None:
+        v = wide[off // nbytes]
+        return v.view(U32).reshape(off.shape + (nbytes // 4,))
     if nbytes >= 4 and nbytes % 4 == 0 and aligned4(off):
         n = nbytes // 4
         idx = off >> 2
@@ -45,6 +62,10 @@ def scatter(b8: np.ndarray, b32: np.ndarray, off: np.ndarray, mask: np.ndarray |
     else:
         off = off.reshape(-1)
         data = data.reshape(-1, data.shape[-1])
+    wide = _wide_view(b8, off, nbytes)
+    if wide is not None:
+        wide[off // nbytes] = np.ascontiguousarray(data, dtype=U32).view(wide.dtype)[:, 0]
+        return
     if nbytes >= 4 and nbytes % 4 == 0 and aligned4(off):
         n = nbytes // 4
         idx = off >> 2

@@ -55,7 +55,7 @@ class Memory:
         return r
 
     def finalize(self) -> None:
-        self.heap = np.zeros((self._next + 3) // 4 * 4, np.uint8)
+        self.heap = np.zeros((self._next + 15) // 16 * 16, np.uint8)
         self.heap32 = self.heap.view(np.uint32)
         self._bases = [r.base for r in self.regions]
 

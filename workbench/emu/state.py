@@ -66,14 +66,14 @@ class State:
         self.EM = np.zeros((n_waves, LANES), bool)
         self.n_wg = n_wg
         self.lds_bytes = lds_bytes
-        # LDS: one row per workgroup; allocation rounded to dwords so a uint32 view exists.
-        self.lds = np.zeros((n_wg, (lds_bytes + 3) // 4 * 4), np.uint8)
+        # LDS: one row per workgroup, rounded to 16 bytes so uint32/uint64/16-byte views exist.
+        self.lds = np.zeros((n_wg, (lds_bytes + 15) // 16 * 16), np.uint8)
         self.lds32 = self.lds.view(np.uint32)
         self.lds_flat = self.lds.reshape(-1)
         self.lds32_flat = self.lds32.reshape(-1)
         # scratch: per-lane private bytes, lane-major rows of scratch_stride bytes
         self.scratch_bytes = scratch_bytes
-        self.scratch_stride = (scratch_bytes + 3) // 4 * 4
+        self.scratch_stride = (scratch_bytes + 15) // 16 * 16
         self.scratch = np.zeros(n_waves * LANES * self.scratch_stride, np.uint8)
         self.scratch32 = self.scratch.view(np.uint32)
         self.wg = np.zeros(n_waves, np.int64)  # workgroup index within the batch
