@@ -11,14 +11,17 @@ import importlib
 
 from .codeobject import KernelArg, KernelDescriptor, KernelInfo, Resources
 from .compiler import CodeObject, CompileError, Module, compile
+
+# Imported eagerly, not lazily: a lazy `workbench.occupancy` function would be replaced by the
+# submodule of the same name as soon as anything imports `workbench.occupancy` (the import
+# system sets the package attribute on first load). The module is small and pure.
+from .occupancy import occupancy, occupancy_table
 from .toolchain import ToolchainError, find_toolchain
 
 __version__ = "0.1.0"
 
 # Public names that live in modules loaded on first use: name -> "module:attribute".
 _LAZY = {
-    "occupancy": "workbench.occupancy:occupancy",
-    "occupancy_table": "workbench.occupancy:occupancy_table",
     "Kernel": "workbench.runtime.kernel:Kernel",
     "devices": "workbench.runtime.devices:devices",
     "set_device": "workbench.runtime.devices:set_device",
@@ -50,5 +53,6 @@ def load_ipython_extension(ipython) -> None:
 
 __all__ = [
     "CodeObject", "CompileError", "KernelArg", "KernelDescriptor", "KernelInfo", "Module",
-    "Resources", "ToolchainError", "compile", "find_toolchain", *_LAZY,
+    "Resources", "ToolchainError", "compile", "find_toolchain", "occupancy", "occupancy_table",
+    *_LAZY,
 ]
