@@ -6,9 +6,10 @@
  *                  32 bits are 0 in wave32), as HIP's `unsigned long long __ballot(int)`.
  * __any/__all      derived from __ballot; __activemask() = __ballot(1) (the EXEC mask).
  * __shfl*          __builtin_amdgcn_ds_bpermute(4 * src_lane, value): "backward permute", each
- *                  lane reads the dword of lane src_lane (ds_bpermute_b32; it uses the LDS
- *                  crossbar but reads no LDS memory: AMD Vega/CDNA ISA guides, DS_BPERMUTE_B32). Values wider than 32 bits are moved as 32-bit
- *                  pieces (two for double / 64-bit integers), narrower ones widened to 32 bits.
+ *                  lane reads the dword of lane src_lane (ds_bpermute_b32: it uses the LDS
+ *                  crossbar but reads no LDS memory, per the AMD Vega/CDNA ISA guides).
+ *                  Values wider than 32 bits are moved as 32-bit pieces (two for double and
+ *                  64-bit integers), narrower ones widened to 32 bits.
  *
  * Shuffle semantics are CUDA's, with `width` a power of two <= warpSize that splits the wave into
  * segments of `width` lanes:
