@@ -32,7 +32,8 @@ extern "C" __global__ void warp_ops(float *f, int *i, double *d, unsigned long l
   int lane = threadIdx.x;
   f[lane] = __shfl(f[lane], 3) + __shfl_up(f[lane], 1) + __shfl_down(f[lane], 2, 16)
             + __shfl_xor(f[lane], 1, 8);
-  i[lane] = __shfl(i[lane], 0) + __shfl_xor((unsigned)i[lane], 4) + __shfl_down_sync(~0ull, i[lane], 1);
+  i[lane] = __shfl(i[lane], 0) + __shfl_xor((unsigned)i[lane], 4)
+            + __shfl_down_sync(~0ull, i[lane], 1);
   d[lane] = __shfl_xor(d[lane], 1) + __shfl((long long)d[lane], 2);
   m[0] = __ballot(f[lane] > 0.0f) + __activemask() + __any(lane > 3) + __all(lane < 100)
          + __ballot_sync(~0ull, lane & 1);
@@ -145,4 +146,6 @@ __global__ void __launch_bounds__(BLOCK) scale_kernel(T *p, T factor) {
 template __global__ void scale_kernel<float, 256>(float *, float);
 template __global__ void scale_kernel<__half, 64>(__half *, __half);
 
-__global__ void mangled_kernel(float *p) { p[threadIdx.x] = twice(p[threadIdx.x]) + __builtin_amdgcn_readfirstlane(1); }
+__global__ void mangled_kernel(float *p) {
+  p[threadIdx.x] = twice(p[threadIdx.x]) + __builtin_amdgcn_readfirstlane(1);
+}

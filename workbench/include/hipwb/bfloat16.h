@@ -8,8 +8,8 @@
  * never calls a library. __hip_bfloat162 is an ext_vector_type(2) of it with .x/.y.
  *
  * Provided: __float2bfloat16 (RNE), __bfloat162float, __bfloat16_as_ushort,
- * __ushort_as_bfloat16, __float22bfloat162_rn, __floats2bfloat162_rn, __bfloat1622float2, __low2bfloat16,
- * __high2bfloat16,
+ * __ushort_as_bfloat16, __float22bfloat162_rn, __floats2bfloat162_rn, __bfloat1622float2,
+ * __low2bfloat16, __high2bfloat16,
  * __halves2bfloat162, __bfloat162bfloat162, and the same __hadd.../__heq.../hsqrt... and
  * __hadd2... overloads as hipwb/half.h.
  */

@@ -7,10 +7,11 @@
  *   threadIdx.{x,y,z}  __builtin_amdgcn_workitem_id_{x,y,z}  (VGPR v0[,v1,v2] or packed v0 at wave
  *                      start; shared/reference/amd_hw_facts.md §5.2)
  *   blockIdx.{x,y,z}   __builtin_amdgcn_workgroup_id_{x,y,z} (system SGPRs; GFX12: TTMP9/TTMP7)
- *   blockDim.{x,y,z}   COV5 hidden kernel arguments, read through __builtin_amdgcn_implicitarg_ptr():
+ *   blockDim.{x,y,z}   COV5 hidden kernel arguments (via __builtin_amdgcn_implicitarg_ptr()):
  *                      id < hidden_block_count ? hidden_group_size : hidden_remainder
  *   gridDim.{x,y,z}    hidden_block_count + (hidden_remainder != 0)  (number of blocks)
- *   warpSize           __AMDGCN_WAVEFRONT_SIZE__ (64 on gfx9, 32 on gfx10+ unless -mwavefrontsize64)
+ *   warpSize           __AMDGCN_WAVEFRONT_SIZE__ (64 on gfx9; 32 on gfx10+ unless
+ *                      -mwavefrontsize64)
  *
  * Why the COV5 hidden arguments and not the AQL dispatch packet: code object v5 is clang 19's
  * default (module flag amdhsa_code_object_version = 500) and the ROCm runtime fills the hidden

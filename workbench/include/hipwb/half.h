@@ -92,7 +92,9 @@ __HIPWB_FN_INLINE unsigned int __half2uint_rz(__half h) { return (unsigned int)h
 __HIPWB_FN_INLINE unsigned short __half_as_ushort(__half h) {
   return __builtin_bit_cast(unsigned short, h);
 }
-__HIPWB_FN_INLINE __half __ushort_as_half(unsigned short u) { return __builtin_bit_cast(__half, u); }
+__HIPWB_FN_INLINE __half __ushort_as_half(unsigned short u) {
+  return __builtin_bit_cast(__half, u);
+}
 __HIPWB_FN_INLINE short __half_as_short(__half h) { return __builtin_bit_cast(short, h); }
 __HIPWB_FN_INLINE __half __short_as_half(short s) { return __builtin_bit_cast(__half, s); }
 
