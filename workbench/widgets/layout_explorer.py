@@ -1,0 +1,263 @@
+"""``wb.layout(...)``: the MFMA/WMMA register-layout explorer.
+
+Static view: the catalog's printed matrix (``text/plain``) and a coloured ``lane.reg`` table
+(``text/html``). Live view in Jupyter: controls for arch, wave size, instruction, operand,
+colouring, lane and the modifiers legal for the instruction (CBSZ/ABID/BLGP, OPSEL), over a
+matrix view and a lane-major view that share one bokeh data source.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .. import layouts
+from ..arch import get as get_arch
+from ..layouts import MatrixInstruction
+from .base import InteractiveView, bokeh_pane, esc, wrap
+from .layout_data import Modifiers, facts, lane_words, legal_modifiers, placement
+from .layout_static import layout_html, layout_text
+
+__all__ = ["LayoutExplorer", "layout"]
+
+_COLOR_BY = ("lane", "register")
+NO_MODIFIERS = Modifiers()
+
+
+class LayoutExplorer(InteractiveView):
+    """One operand of one matrix instruction, with optional modifiers and a highlighted lane."""
+
+    def __init__(self, ins: MatrixInstruction, operand: str = "A",
+                 modifiers: Modifiers = NO_MODIFIERS, *, color_by: str = "lane",
+                 lane: int | None = None) -> None:
+        if color_by not in _COLOR_BY:
+            raise ValueError(f"color_by must be 'lane' or 'register', got {color_by!r}")
+        if lane is not None and (not isinstance(lane, int) or not 0 <= lane < ins.wave_size):
+            raise ValueError(f"lane={lane!r} out of range 0..{ins.wave_size - 1} for "
+                             f"{ins.name} (wave{ins.wave_size})")
+        self.ins = ins
+        self.placement = placement(ins, operand, modifiers)  # validates operand and modifiers
+        self.operand = self.placement.operand
+        self.modifiers = modifiers
+        self.color_by = color_by
+        self.lane = lane
+
+    def text(self) -> str:
+        return layout_text(self.placement, self.lane)
+
+    def html(self) -> str:
+        return layout_html(self.placement, self.lane)
+
+    def build_widget(self) -> LayoutWidget:
+        return LayoutWidget(self)
+
+
+def layout(instruction: str | MatrixInstruction = "v_mfma_f32_16x16x16_bf16",
+           arch: str = "gfx942", operand: str = "A", *, wave_size: int | None = None,
+           cbsz: int = 0, abid: int = 0, blgp: int = 0, opsel: int = 0,
+           color_by: str = "lane", lane: int | None = None) -> LayoutExplorer:
+    """Explore where each element of an MFMA/WMMA operand lives (lane, VGPR, bits).
+
+    ``instruction`` is a mnemonic (or LLVM alias) looked up with ``workbench.layouts.get`` on
+    ``arch``/``wave_size``, or a MatrixInstruction. ``cbsz``/``abid`` (operand A), ``blgp``
+    (operand B; every operand for CDNA3 f64) and ``opsel`` (RDNA3 16-bit C/D: 0 or 4) must be
+    legal for the instruction. ``lane`` highlights one lane's elements."""
+    if isinstance(instruction, MatrixInstruction):
+        ins = instruction
+    else:
+        ins = layouts.get(instruction, arch, wave_size=wave_size)
+    return LayoutExplorer(ins, operand, Modifiers(cbsz, abid, blgp, opsel), color_by=color_by,
+                          lane=lane)
+
+
+def _info_html(explorer_ins: MatrixInstruction, p: Any, lane: int | None) -> str:
+    rows = "".join(f"<tr><th>{esc(k)}</th><td>{esc(v)}</td></tr>" for k, v in facts(explorer_ins))
+    sel = f"<div>{esc(lane_words(p, lane))}</div>" if lane is not None else \
+        '<div class="muted">click a cell (or pick a lane) to highlight a lane</div>'
+    return wrap(f"<table>{rows}</table>{sel}")
+
+
+class LayoutWidget:
+    """The live explorer: ipywidgets controls over the two bokeh views (see layout_bokeh).
+
+    ``box`` is the ipywidgets container; ``controls`` maps names to the control widgets;
+    ``figures.source`` is the shared bokeh ColumnDataSource. Setting a control's ``.value``
+    recomputes (what a user's click does)."""
+
+    def __init__(self, explorer: LayoutExplorer) -> None:
+        import ipywidgets as W
+
+        from .layout_bokeh import LayoutFigures
+
+        ins = explorer.ins
+        self._quiet = True  # no recompute while controls are being (re)filled
+        arch = get_arch(ins.arch)
+        dd = {"layout": W.Layout(width="auto")}
+        self.controls: dict[str, Any] = {
+            "arch": W.Dropdown(options=list(layouts.archs()), value=arch.name,
+                               description="arch", **dd),
+            "wave_size": W.ToggleButtons(options=list(arch.wave_sizes), value=ins.wave_size,
+                                         description="wave", style={"button_width": "48px"}),
+            "instruction": W.Dropdown(options=layouts.names(arch.name, wave_size=ins.wave_size),
+                                      value=ins.name, description="instruction",
+                                      layout=W.Layout(width="420px")),
+            "operand": W.ToggleButtons(options=["A", "B", "C", "D"], value=explorer.operand,
+                                       description="operand", style={"button_width": "36px"}),
+            "color_by": W.ToggleButtons(options=list(_COLOR_BY), value=explorer.color_by,
+                                        description="colour by",
+                                        style={"button_width": "72px"}),
+            "lane": W.Dropdown(options=self._lane_options(ins.wave_size),
+                               value=-1 if explorer.lane is None else explorer.lane,
+                               description="lane", layout=W.Layout(width="160px")),
+            "cbsz": W.Dropdown(options=[0], value=0, description="CBSZ",
+                               layout=W.Layout(width="140px")),
+            "abid": W.Dropdown(options=[0], value=0, description="ABID",
+                               layout=W.Layout(width="140px")),
+            "blgp": W.Dropdown(options=[0], value=0, description="BLGP",
+                               layout=W.Layout(width="140px")),
+            "opsel": W.ToggleButtons(options=[("low", 0), ("high", 4)], value=0,
+                                     description="OPSEL (C/D halves)",
+                                     style={"button_width": "56px", "description_width": "auto"}),
+        }
+        self.info = W.HTML()
+        self.modifier_box = W.HBox([])
+        self.figures = LayoutFigures()
+        self.ins = ins
+        self.placement = explorer.placement
+        self._fill_modifiers(explorer.modifiers)
+        c = self.controls
+        self.box = W.VBox([
+            W.HBox([c["arch"], c["wave_size"], c["instruction"]]),
+            W.HBox([c["operand"], c["color_by"], c["lane"]]),
+            self.modifier_box, self.info, bokeh_pane(self.figures.layout)])
+        for name, handler in (("arch", self._on_arch), ("wave_size", self._on_wave),
+                              ("instruction", self._on_instruction), ("operand", self._on_operand),
+                              ("cbsz", self._on_cbsz)):
+            c[name].observe(handler, names="value")
+        for name in ("abid", "blgp", "opsel", "color_by"):
+            c[name].observe(self._on_change, names="value")
+        c["lane"].observe(self._on_lane, names="value")
+        self.figures.source.selected.on_change("indices", self._on_selection)
+        self._quiet = False
+        self.recompute()
+
+    # -- ipywidgets display -------------------------------------------------------------------
+    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
+        return self.box._repr_mimebundle_(**kwargs)
+
+    @staticmethod
+    def _lane_options(wave_size: int) -> list[tuple[str, int]]:
+        return [("none", -1)] + [(str(i), i) for i in range(wave_size)]
+
+    # -- state ----------------------------------------------------------------------------------
+    @property
+    def modifiers(self) -> Modifiers:
+        c = self.controls
+        legal = legal_modifiers(self.ins, c["operand"].value, c["cbsz"].value)
+        return Modifiers(*(c[k].value if k in legal else 0
+                           for k in ("cbsz", "abid", "blgp", "opsel")))
+
+    @property
+    def lane(self) -> int | None:
+        v = self.controls["lane"].value
+        return None if v < 0 else v
+
+    def _fill_modifiers(self, mods: Modifiers = NO_MODIFIERS) -> None:
+        """Show only the modifier controls legal for the instruction and operand."""
+        c = self.controls
+        op = c["operand"].value
+        legal = legal_modifiers(self.ins, op, mods.cbsz)
+        quiet, self._quiet = self._quiet, True
+        for name in ("cbsz", "abid", "blgp"):
+            values = legal.get(name, (0,))
+            c[name].options = list(values)
+            c[name].value = getattr(mods, name) if getattr(mods, name) in values else 0
+        c["opsel"].value = mods.opsel if "opsel" in legal else 0
+        self._quiet = quiet
+        self.modifier_box.children = [c[name] for name in ("cbsz", "abid", "blgp", "opsel")
+                                      if name in legal]
+
+    # -- observers ------------------------------------------------------------------------------
+    def _on_arch(self, change: Any) -> None:
+        if self._quiet:
+            return
+        arch = get_arch(change["new"])
+        c = self.controls
+        self._quiet = True
+        c["wave_size"].options = list(arch.wave_sizes)
+        c["wave_size"].value = arch.default_wave_size
+        self._quiet = False
+        self._on_wave(None)
+
+    def _on_wave(self, change: Any) -> None:
+        if self._quiet:
+            return
+        c = self.controls
+        names = layouts.names(c["arch"].value, wave_size=c["wave_size"].value)
+        keep = self.ins.name if self.ins.name in names else names[0]
+        self._quiet = True
+        c["instruction"].options = names
+        c["instruction"].value = keep
+        c["lane"].options = self._lane_options(c["wave_size"].value)
+        c["lane"].value = -1
+        self._quiet = False
+        self._on_instruction(None)
+
+    def _on_instruction(self, change: Any) -> None:
+        if self._quiet:
+            return
+        c = self.controls
+        self.ins = layouts.get(c["instruction"].value, c["arch"].value,
+                               wave_size=c["wave_size"].value)
+        self._fill_modifiers()
+        self.recompute()
+
+    def _on_operand(self, change: Any) -> None:
+        if self._quiet:
+            return
+        self._fill_modifiers()
+        self.recompute()
+
+    def _on_cbsz(self, change: Any) -> None:
+        if self._quiet:
+            return
+        c = self.controls
+        self._fill_modifiers(Modifiers(c["cbsz"].value, 0, c["blgp"].value, c["opsel"].value))
+        self.recompute()
+
+    def _on_change(self, change: Any) -> None:
+        if not self._quiet:
+            self.recompute()
+
+    def _on_lane(self, change: Any) -> None:
+        if self._quiet:
+            return
+        self._select(self.lane)
+
+    def _on_selection(self, attr: str, old: Any, new: Any) -> None:
+        """A tap in the browser (or any selection change): show the first selected lane."""
+        if self._quiet or not new:
+            return
+        lanes = self.figures.source.data["lane"]
+        first = int(min(int(lanes[i]) for i in new))
+        if first != self.controls["lane"].value:
+            self._quiet = True
+            self.controls["lane"].value = first
+            self._quiet = False
+            self._select(first)
+
+    def _select(self, lane: int | None) -> None:
+        p = self.placement
+        idx = [] if lane is None else [int(i) for i in (p.lane == lane).nonzero()[0]]
+        quiet, self._quiet = self._quiet, True
+        self.figures.source.selected.indices = idx
+        self._quiet = quiet
+        self.info.value = _info_html(self.ins, p, lane)
+
+    def recompute(self) -> None:
+        """Redraw for the controls' current values (updates data in place)."""
+        c = self.controls
+        self.placement = placement(self.ins, c["operand"].value, self.modifiers)
+        quiet, self._quiet = self._quiet, True
+        self.figures.update(self.placement, c["color_by"].value)
+        self._quiet = quiet
+        self._select(self.lane)
