@@ -1,0 +1,2 @@
+/* hip/math_functions.h for NVRTC: the whole CUDA-side prelude (see hip_runtime.h). */
+#include "hip_runtime.h"

@@ -1,0 +1,170 @@
+"""What RocmDevice and CudaDevice share: a GPU seen through cupy, argument staging, launching.
+
+A launch takes device arrays (cupy, torch on the GPU, ``__cuda_array_interface__``) as they
+are, without copies, and runs asynchronously on cupy's current stream; host arrays (numpy,
+torch on the CPU) are copied to the GPU, and the arguments the kernel may write are copied back
+after it finished (which waits for it). Subclasses say how a kernel becomes a cupy Function.
+"""
+
+from __future__ import annotations
+
+import threading
+import weakref
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .args import BoundArg
+from .device import Dim3, LaunchResult
+from .errors import LaunchError
+from .marshal import check_layout, device_pointer, launch_values
+
+
+@dataclass
+class Prepared:
+    """One launch with everything computed: call it with a stream (or None) to enqueue it."""
+
+    function: Any
+    grid: Dim3
+    block: Dim3
+    values: tuple
+    shared_mem: int
+    keep: tuple  # device copies of host arrays, alive as long as this object
+
+    def __call__(self, stream: Any = None) -> None:
+        self.function(self.grid, self.block, self.values, shared_mem=self.shared_mem,
+                      stream=stream)
+
+
+class CupyDevice:
+    """Base of the cupy-backed devices; ``kind``/``arch``/``name`` are set by subclasses."""
+
+    kind = "gpu"
+    arch: str | None = None
+    name = "gpu"
+
+    def __init__(self, index: int = 0):
+        import cupy
+
+        self.cupy = cupy
+        self.index = int(index)
+        self._functions: dict[tuple[int, str], tuple[Any, Any]] = {}
+        self._lock = threading.Lock()
+
+    # -- subclass hooks ---------------------------------------------------------------------
+    def _load_function(self, kernel: Any, info: Any) -> Any:
+        """A cupy Function for this kernel on this device (compiled/loaded once)."""
+        raise NotImplementedError
+
+    # -- functions --------------------------------------------------------------------------
+    def function(self, kernel: Any, info: Any) -> Any:
+        """The cached cupy Function of one kernel of ``kernel.module``."""
+        key = (id(kernel.module), info.symbol)
+        hit = self._functions.get(key)
+        if hit is not None and hit[0]() is kernel.module:
+            return hit[1]
+        with self._lock:
+            check_layout(info)
+            with self.cupy.cuda.Device(self.index):
+                fn = self._load_function(kernel, info)
+            self._functions[key] = (weakref.ref(kernel.module), fn)
+        return fn
+
+    # -- arguments --------------------------------------------------------------------------
+    def pointers(self, args: Sequence[BoundArg]) -> tuple[list[int | None], list[tuple]]:
+        """Device addresses of the buffer arguments (None for scalars) and the staged copies
+        of host arrays as (bound arg, host view, device array)."""
+        ptrs: list[int | None] = []
+        staged: list[tuple] = []
+        for i, b in enumerate(args):
+            if b.kind != "buffer":
+                ptrs.append(None)
+                continue
+            dp = device_pointer(b.value)
+            if dp is None:
+                host = b.host_array()
+                dev_arr = self.cupy.asarray(host.reshape(-1).view("uint8"))
+                staged.append((b, host, dev_arr))
+                ptrs.append(int(dev_arr.data.ptr))
+                continue
+            if dp.device is not None and dp.device != self.index:
+                raise LaunchError(f"argument {i} {b.name!r} is on GPU {dp.device} ({dp.source}) "
+                                  f"but {self.name} is GPU {self.index}: move it first")
+            ptrs.append(dp.address)
+        return ptrs, staged
+
+    @staticmethod
+    def copy_back(staged: Sequence[tuple]) -> None:
+        """Copy every staged argument the kernel may write back into the user's host array."""
+        for b, host, dev_arr in staged:
+            if not b.arg.is_const:
+                dev_arr.get(out=host.reshape(-1).view("uint8"))
+
+    def prepare(self, kernel: Any, info: Any, grid: Dim3, block: Dim3,
+                args: Sequence[BoundArg], *, dynamic_lds: int = 0) -> Prepared:
+        """Everything one launch needs, computed once (bench() replays it); host arrays are
+        copied to the GPU once and stay there for the Prepared's lifetime."""
+        fn = self.function(kernel, info)
+        ptrs, staged = self.pointers(args)
+        self.set_dynamic_lds(fn, dynamic_lds)
+        values = launch_values(info, args, ptrs)
+        return Prepared(fn, grid, block, values, int(dynamic_lds), tuple(staged))
+
+    def set_dynamic_lds(self, fn: Any, dynamic_lds: int) -> None:
+        """Allow ``dynamic_lds`` bytes of dynamic shared memory for this function."""
+
+    # -- Device protocol --------------------------------------------------------------------
+    def launch(self, kernel: Any, info: Any, grid: Dim3, block: Dim3, args: list[BoundArg], *,
+               dynamic_lds: int = 0, trace: bool = False, stream: Any = None,
+               **options: Any) -> LaunchResult:
+        """Enqueue the kernel on ``stream`` (default: cupy's current stream). Device arrays are
+        used in place and the call returns at once; with host arrays it waits and copies back."""
+        if trace:
+            raise LaunchError(f"{self.name} cannot trace: a trace records the emulator's run "
+                              "(kernel.trace[grid, block](...))")
+        if options:
+            raise LaunchError(f"unknown launch option(s) {', '.join(sorted(options))} for "
+                              f"{self.name}")
+        fn = self.function(kernel, info)
+        ptrs, staged = self.pointers(args)
+        if dynamic_lds:
+            self.set_dynamic_lds(fn, dynamic_lds)
+        values = launch_values(info, args, ptrs)
+        runtime = self.cupy.cuda.runtime
+        switch = runtime.getDevice() != self.index
+        if switch:
+            prev = runtime.getDevice()
+            runtime.setDevice(self.index)
+        try:
+            fn(grid, block, values, shared_mem=int(dynamic_lds), stream=stream)
+            if staged:
+                (stream or self.cupy.cuda.get_current_stream()).synchronize()
+                self.copy_back(staged)
+        finally:
+            if switch:
+                runtime.setDevice(prev)
+        return LaunchResult(info.name, self.name, grid, block, 0.0,
+                            stats={"staged": len(staged)} if staged else {})
+
+    # -- timing support (bench) -------------------------------------------------------------
+    def synchronize(self) -> None:
+        with self.cupy.cuda.Device(self.index):
+            self.cupy.cuda.runtime.deviceSynchronize()
+
+    def l2_bytes(self) -> int:
+        """The GPU's L2 size in bytes as the runtime reports it."""
+        raise NotImplementedError
+
+    def flush_bytes(self) -> int:
+        """Bytes to overwrite between timed launches so no input stays in a cache."""
+        return max(256_000_000, 2 * self.l2_bytes())
+
+    def memory_free(self) -> int:
+        with self.cupy.cuda.Device(self.index):
+            return int(self.cupy.cuda.runtime.memGetInfo()[0])
+
+    def describe(self) -> dict[str, Any]:
+        """Facts about this GPU for reports: name, arch, L2, memory."""
+        return {"name": self.name, "kind": self.kind, "arch": self.arch,
+                "l2_bytes": self.l2_bytes()}
+

@@ -1,0 +1,193 @@
+"""RocmDevice: an AMD GPU through cupy's ROCm build, running the very code object hipwb built.
+
+Default backend ``"module"``: ``cupy.RawModule(path=co.path)`` loads the .hsaco that the ISA
+view, the occupancy table and the emulator read, so what is analysed is what runs (cupy ignores
+``options`` for ``path=`` modules; shared/reference/jupyter_anchors.md §2 "Pre-built code
+objects"). Backend ``"hiprtc"`` recompiles the Module's source through hiprtc instead
+(``RawModule(code=..., backend="nvrtc")``, which cupy maps to hiprtc on ROCm, §2), for when
+ROCm's own headers are wanted; that binary is not the one hipwb analysed, and LaunchResult says
+so. The GPU's ``gcnArchName`` (e.g. ``gfx942:sramecc+:xnack-``) is the device's target: a code
+object built for another processor, or with an incompatible xnack/sramecc setting, is refused
+before anything is loaded.
+
+Not yet run on AMD hardware: everything here that needs a GPU is exercised by tests with a fake
+cupy module (tests/test_rocm_path.py) and the shared cupy launch path runs on CudaDevice.
+"""
+
+from __future__ import annotations
+
+import struct
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..arch import ARCHS, normalize_name
+from .cupy_device import CupyDevice
+from .errors import LaunchError
+
+# ELF header of an AMDGPU code object (LLVM llvm/include/llvm/BinaryFormat/ELF.h, LLVM 19):
+EM_AMDGPU = 224
+EF_AMDGPU_MACH = 0x0FF
+EF_AMDGPU_FEATURE_XNACK_V4 = 0x300  # UNSUPPORTED 0x000, ANY 0x100, OFF 0x200, ON 0x300
+EF_AMDGPU_FEATURE_SRAMECC_V4 = 0xC00  # UNSUPPORTED 0x000, ANY 0x400, OFF 0x800, ON 0xC00
+_SETTING = {0: "unsupported", 1: "any", 2: "off", 3: "on"}
+
+BACKENDS = ("module", "hiprtc")
+
+
+@dataclass(frozen=True)
+class TargetId:
+    """A target ID as ROCm spells it: processor plus optional feature settings."""
+
+    processor: str  # e.g. "gfx942"
+    features: Mapping[str, str]  # feature -> "on" | "off" (absent: any)
+
+    @classmethod
+    def parse(cls, text: str) -> TargetId:
+        """'gfx942:sramecc+:xnack-' -> TargetId('gfx942', {'sramecc': 'on', 'xnack': 'off'})."""
+        parts = text.strip().split(":")
+        feats = {}
+        for p in parts[1:]:
+            if p.endswith(("+", "-")) and len(p) > 1:
+                feats[p[:-1]] = "on" if p.endswith("+") else "off"
+        return cls(normalize_name(parts[0]), feats)
+
+    def __str__(self) -> str:
+        feats = "".join(f":{k}{'+' if v == 'on' else '-'}" for k, v in self.features.items())
+        return self.processor + feats
+
+
+@dataclass(frozen=True)
+class ElfTarget:
+    """What an AMDGPU code object's ELF header says it was built for."""
+
+    mach: int
+    xnack: str  # "unsupported" | "any" | "off" | "on"
+    sramecc: str
+
+
+def elf_target(elf: bytes) -> ElfTarget:
+    """Read e_machine and e_flags of a 64-bit AMDGPU ELF (header layout: ELF-64 spec)."""
+    if len(elf) < 64 or elf[:4] != b"\x7fELF" or elf[4] != 2:
+        raise LaunchError("the code object is not a 64-bit ELF file")
+    (machine,) = struct.unpack_from("<H", elf, 18)
+    if machine != EM_AMDGPU:
+        raise LaunchError(f"the code object is not an AMDGPU ELF (e_machine={machine})")
+    (flags,) = struct.unpack_from("<I", elf, 48)
+    return ElfTarget(flags & EF_AMDGPU_MACH, _SETTING[(flags & EF_AMDGPU_FEATURE_XNACK_V4) >> 8],
+                     _SETTING[(flags & EF_AMDGPU_FEATURE_SRAMECC_V4) >> 10])
+
+
+def check_code_object(arch: str, elf: bytes, target: TargetId, what: str = "kernel") -> None:
+    """Refuse (LaunchError) a code object that this GPU cannot run, naming why."""
+    if normalize_name(arch) != target.processor:
+        raise LaunchError(
+            f"{what} was compiled for {arch} but this GPU is {target}: compile with "
+            f"arch='{target.processor}' (%%hipkernel --arch {target.processor}); "
+            "a code object for another processor is never launched")
+    et = elf_target(elf)
+    known = ARCHS.get(target.processor)
+    if known is not None and et.mach != known.elf_mach:
+        raise LaunchError(
+            f"{what}: the code object's ELF header names processor {et.mach:#x}, not "
+            f"{target.processor} ({known.elf_mach:#x}); it was labelled {arch} but built for "
+            "another target")
+    for feat, setting in (("xnack", et.xnack), ("sramecc", et.sramecc)):
+        dev = target.features.get(feat)
+        if dev is not None and setting in ("on", "off") and setting != dev:
+            raise LaunchError(
+                f"{what} was built with {feat}{'+' if setting == 'on' else '-'} but this GPU "
+                f"runs {target} ({feat}{'+' if dev == 'on' else '-'}): compile for "
+                f"'{target.processor}' without a {feat} setting, or with "
+                f"'{target.processor}:{feat}{'+' if dev == 'on' else '-'}'")
+
+
+def hiprtc_options(module: Any, target: TargetId | str, opt_level: str = "-O3") -> tuple[str, ...]:
+    """hiprtc options that rebuild ``module`` for ``target``: arch, -O, defines, include dirs,
+    then the module's own options (hiprtc takes clang options; jupyter_anchors.md §2)."""
+    opts = [f"--offload-arch={target}"]
+    user = tuple(getattr(module, "options", ()))
+    if not any(o.startswith("-O") for o in user):
+        opts.append(opt_level)
+    for k, v in (getattr(module, "defines", None) or {}).items():
+        opts.append(f"-D{k}" if v is None else f"-D{k}={v}")
+    for d in getattr(module, "include_dirs", ()):
+        opts.append(f"-I{d}")
+    opts.extend(user)
+    return tuple(opts)
+
+
+def hiprtc_source(module: Any) -> str:
+    """The module's source with a #line directive so hiprtc errors cite the user's lines."""
+    return (f'#line {int(getattr(module, "first_line", 1))} '
+            f'"{getattr(module, "filename", "cell")}"\n{module.source}')
+
+
+class RocmDevice(CupyDevice):
+    """An AMD GPU via cupy (ROCm build). ``backend``: "module" (our code object) or "hiprtc"."""
+
+    kind = "rocm"
+
+    def __init__(self, index: int = 0, backend: str = "module"):
+        super().__init__(index)
+        if backend not in BACKENDS:
+            raise LaunchError(f"unknown RocmDevice backend {backend!r}: use one of {BACKENDS}")
+        runtime = self.cupy.cuda.runtime
+        if not getattr(runtime, "is_hip", False):
+            raise LaunchError("this cupy is built for CUDA, not ROCm: install cupy-rocm-7-0 "
+                              "for AMD GPUs (NVIDIA GPUs use CudaDevice, 'cuda')")
+        props = runtime.getDeviceProperties(self.index)
+        raw = props.get("gcnArchName", b"")
+        text = raw.decode() if isinstance(raw, bytes) else str(raw)
+        if not text.startswith("gfx"):
+            raise LaunchError(f"rocm:{self.index}: the runtime reports no gfx target "
+                              f"(gcnArchName={text!r})")
+        self.backend = backend
+        self.target = TargetId.parse(text)
+        self.arch = self.target.processor
+        self.props = props
+        suffix = "" if backend == "module" else ", hiprtc"
+        self.name = f"rocm:{self.index} ({self.target}{suffix})"
+
+    def _load_function(self, kernel: Any, info: Any) -> Any:
+        module = kernel.module
+        if info.arch != self.arch:
+            raise LaunchError(f"{info.name} metadata is for {info.arch}, but {self.name} runs "
+                              f"{self.arch} code objects")
+        try:
+            co = module[self.arch]
+        except (KeyError, ValueError) as e:
+            raise LaunchError(f"{info.name}: {e}; compile with arch='{self.arch}'") from None
+        check_code_object(co.arch, co.elf, self.target, what=info.name)
+        if self.backend == "module":
+            raw = self.cupy.RawModule(path=str(co.path))
+        else:
+            raw = self.cupy.RawModule(code=hiprtc_source(module),
+                                      options=hiprtc_options(module, self.target),
+                                      backend="nvrtc")
+        return raw.get_function(info.symbol)
+
+    def launch(self, kernel, info, grid, block, args, **kw):
+        """Refuse any code object for another target even when called directly, then launch."""
+        if info.arch != self.arch:
+            raise LaunchError(
+                f"{info.name} was compiled for {info.arch} but {self.name} runs {self.arch}: "
+                f"compile with arch='{self.arch}'")
+        res = super().launch(kernel, info, grid, block, args, **kw)
+        res.stats["code_object"] = "hipwb" if self.backend == "module" else "hiprtc rebuild"
+        return res
+
+    def l2_bytes(self) -> int:
+        return int(self.props.get("l2CacheSize", 0))
+
+    def flush_bytes(self) -> int:
+        # CDNA3/4 put a 256 MB MALL (Infinity Cache) behind L2 (tutorial_perf_anchors.md §5,
+        # MI355X row): overwrite twice that, so no input survives in either cache.
+        return max(2 * 256 * 2**20, 2 * self.l2_bytes())
+
+    def compute_units(self) -> int:
+        return int(self.props.get("multiProcessorCount", 0))
+
+
+__all__: Sequence[str] = ("RocmDevice", "TargetId", "check_code_object", "elf_target",
+                          "hiprtc_options", "hiprtc_source")
