@@ -32,6 +32,9 @@ class Instruction:
     source_file: str | None = None
     n_regs: int = 0  # how many leading entries of `operands` are operands (the rest are modifiers)
     target: str | None = None  # branch target label printed by objdump, e.g. "add+0x78"
+    # gfx11+ VOPD pairs two VALU ops in one instruction ("v_dual_mov_b32 ... :: v_dual_add...");
+    # the first half is mnemonic/operands above, the second half is kept here.
+    dual: tuple[str, tuple[str, ...]] | None = None
 
     @property
     def size(self) -> int:
@@ -156,15 +159,20 @@ def parse_listing(text: str, symbol: str, filename: str | None = None) -> Listin
         if not m:
             continue
         asm = m["asm"].strip()
-        mnemonic, _, rest = asm.partition(" ")
+        first, _, second = asm.partition(" :: ")
+        mnemonic, _, rest = first.partition(" ")
         ops, n = parse_operands(rest)
+        dual = None
+        if second:
+            m2, _, rest2 = second.strip().partition(" ")
+            dual = (m2, parse_operands(rest2)[0])
         user = cur_file is not None and _is_user_file(cur_file, filename)
         listing.instructions.append(Instruction(
             addr=int(m["addr"], 16), mnemonic=mnemonic, operands=ops,
             words=tuple(int(w, 16) for w in m["words"].split()),
             source_line=cur_line if user else None, text=asm,
             source_file=cur_file.rsplit("/", 1)[-1] if cur_file else None, n_regs=n,
-            target=m["target"],
+            target=m["target"], dual=dual,
         ))
     if not listing.instructions:
         raise KeyError(f"symbol {symbol!r} not found in the listing")
