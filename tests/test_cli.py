@@ -57,7 +57,7 @@ def test_compile_isa_prints_listing_with_file_lines(run):
     r = run("compile", "scale.hip", "--arch", "gfx942", "--isa")
     assert r.returncode == 0, r.stderr
     assert "ISA scale_float gfx942:" in r.stdout
-    assert "; line 5:  if (i < n) x[i] = x[i] * a + OFFSET;" in r.stdout
+    assert "; line 5: if (i < n) x[i] = x[i] * a + OFFSET;" in r.stdout
     assert "s_endpgm" in r.stdout
 
 

@@ -95,3 +95,18 @@ def test_ordered_mix_is_stable():
     mix = Counter({"SMEM": 2, "VALU": 5, "zeta": 1, "alpha": 1, "other": 3})
     assert ordered_mix(mix) == [("VALU", 5), ("SMEM", 2), ("other", 3), ("alpha", 1),
                                 ("zeta", 1)]
+
+
+def test_isa_view_of_a_kernel_uses_its_own_source_lines(module):
+    from workbench.runtime.kernel import Kernel
+    from workbench.widgets.isa_view import isa_view
+
+    view = isa_view(Kernel(module, "add"), "gfx1100")
+    assert view.title == "add gfx1100" and view.open
+    assert "; line 4: if (i < n) out[i] = x[i] + y[i];" in view.text()
+    assert view.listing.instructions == module["gfx1100"].listing("add").instructions
+    # Instructions inlined from a header are marked with the header's name.
+    headers = {i.source_file for i in view.listing if i.source_line is None and i.source_file}
+    assert headers  # threadIdx & co. come from the prelude
+    for h in headers:
+        assert f"; inlined from {h}" in view.text()

@@ -42,21 +42,32 @@ class IsaView(View):
         mix = ", ".join(f"{k} {v}" for k, v in ordered_mix(self.listing.mix()))
         return f"ISA {self.title}: {len(self.listing)} instructions ({mix})"
 
+    def rows(self) -> list[tuple[bool, str]]:
+        """(is_source_marker, text) lines: a marker where the source location changes -- the
+        user's line with its text, or the header an inlined instruction came from."""
+        lines = self.source.splitlines() if self.source is not None else None
+        out: list[tuple[bool, str]] = []
+        last: tuple[int | None, str | None] = (None, None)
+        for ins in self.listing:
+            here = (ins.source_line, None if ins.source_line is not None else ins.source_file)
+            if here != last and (here[0] is not None or here[1] is not None):
+                if ins.source_line is not None:
+                    src = _source_line(lines, ins.source_line)
+                    out.append((True, f"; line {ins.source_line}: {src}".rstrip()))
+                else:
+                    out.append((True, f"; inlined from {ins.source_file}"))
+            last = here
+            prefix = f"{ins.addr:6x}  " if self.addresses else "    "
+            out.append((False, prefix + ins.text))
+        return out
+
     def text(self) -> str:
-        return self.summary() + "\n" + self.listing.text(self.source,
-                                                         with_addresses=self.addresses)
+        return "\n".join([self.summary(), *(t for _, t in self.rows())])
 
     def listing_html(self) -> str:
-        """The listing as a ``<pre>``, source lines in their own style."""
-        lines = self.source.splitlines() if self.source is not None else None
-        out, last = [], None
-        for ins in self.listing:
-            if ins.source_line is not None and ins.source_line != last:
-                last = ins.source_line
-                src = _source_line(lines, ins.source_line)
-                out.append(f'<span class="src">; line {ins.source_line}: {esc(src)}</span>')
-            prefix = f"{ins.addr:6x}  " if self.addresses else "    "
-            out.append(prefix + esc(ins.text))
+        """The listing as a ``<pre>``, source markers in their own style."""
+        out = [f'<span class="src">{esc(t)}</span>' if marker else esc(t)
+               for marker, t in self.rows()]
         return "<pre>" + "\n".join(out) + "</pre>"
 
     def mix_html(self) -> str:
@@ -70,3 +81,15 @@ class IsaView(View):
 
     def html(self) -> str:
         return wrap(self.html_fragment())
+
+
+def isa_view(kernel, arch: str | None = None, *, open: bool = True) -> IsaView:
+    """The ISA view of a ``workbench.runtime.Kernel`` with its own source lines interleaved.
+
+    Line N of the listing is line N of the cell/file the kernel was compiled from (the module
+    keeps the source and the line its first line had; lines before it show as blank).
+    """
+    module = kernel.module
+    arch = arch or module.archs[0]
+    source = "\n" * (module.first_line - 1) + module.source
+    return IsaView(kernel.isa_for(arch), source, title=f"{kernel.name} {arch}", open=open)
