@@ -206,6 +206,14 @@ def test_hipwb_other_commands(shell):
     assert not compiler.cache_dir().exists()
     with pytest.raises(UsageError, match="unknown device 'tpu'"):
         shell.run_line_magic("hipwb", "device tpu")
+    try:
+        with capture_output() as cap:
+            shell.run_line_magic("hipwb", "device emulator")
+        assert cap.stdout.strip() == "device: emulator"
+        assert wb.get_device().kind == "emulator"
+    finally:
+        with capture_output():
+            shell.run_line_magic("hipwb", "device auto")
 
 
 # -- views -------------------------------------------------------------------------------------
@@ -254,3 +262,13 @@ def test_occupancy_explorer_recomputes_live():
     assert "block 1024:" in ctl["html"].value
     xs, ys = ctl["curve"].data["x"], ctl["curve"].data["y"]
     assert len(xs) == 256 and ys[0] == 8 and ys[-1] == 2
+
+
+def test_wave64_compiles_rdna_for_wave64(shell):
+    (out,) = run_magic(shell, "--arch gfx942,gfx1100 --wave64 --block 128", ADD)
+    lines = out.data["text/plain"].splitlines()
+    assert lines[4].split() == ["wave", "size", "64", "64"]
+    assert lines[11].split() == ["block", "size", "128", "128"]
+    k = shell.user_ns["add"]
+    assert k.info("gfx1100").resources.wave_size == 64
+    assert k.occupancy(128, arch="gfx1100").waves_per_workgroup == 2
