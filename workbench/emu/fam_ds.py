@@ -51,8 +51,12 @@ def _offset(d: Decoded) -> int:
     return w0 & 0xFFFF
 
 
-def _addr_reader(d: Decoded, vaddr):
+def _addr_reader(d: Decoded, vaddr, off: int = 0):
+    """LDS byte address VADDR + offset, computed in 32 bits (wraps like the hardware adder)."""
     r = row_of(vaddr, d.kernel.n_vgpr)
+    if off:
+        o = U32(off)
+        return lambda st, g: (st.R[r, g.ix] + o).astype(np.int64)
     return lambda st, g: st.R[r, g.ix].astype(np.int64)
 
 
@@ -81,13 +85,13 @@ def _build_read(d: Decoded):
     nbytes, signed, d16 = _READ[d.base[len("ds_read_"):]]
     dst, vaddr = d.ops
     off = _offset(d)
-    ra = _addr_reader(d, vaddr)
+    ra = _addr_reader(d, vaddr, off)
     row = row_of(dst, d.kernel.n_vgpr)
     ndw = max(1, nbytes // 4)
 
     def run(st, g):
         mask, m = _mask(st, g)
-        a = ra(st, g) + off
+        a = ra(st, g)
         if st.trace is not None:
             st.trace.ds(st, g, d, a, nbytes)
         o = lds_offsets(st, g, d, a, mask, nbytes, False)
@@ -113,13 +117,13 @@ def _build_write(d: Decoded):
     nbytes, d16 = _WRITE[d.base[len("ds_write_"):]]
     vaddr, data = d.ops
     off = _offset(d)
-    ra = _addr_reader(d, vaddr)
+    ra = _addr_reader(d, vaddr, off)
     drow = row_of(data, d.kernel.n_vgpr)
     ndw = max(1, nbytes // 4)
 
     def run(st, g):
         mask, m = _mask(st, g)
-        a = ra(st, g) + off
+        a = ra(st, g)
         if st.trace is not None:
             st.trace.ds(st, g, d, a, nbytes)
         if not m.any():
@@ -154,7 +158,7 @@ def _build_read2(d: Decoded):
     def run(st, g):
         mask, m = _mask(st, g)
         a = ra(st, g)
-        a0, a1 = a + o0 * scale, a + o1 * scale
+        a0, a1 = (a + o0 * scale) & 0xFFFFFFFF, (a + o1 * scale) & 0xFFFFFFFF
         if st.trace is not None:
             st.trace.ds(st, g, d, a0, size, a1)
         for k, ak in enumerate((a0, a1)):
@@ -177,7 +181,7 @@ def _build_write2(d: Decoded):
     def run(st, g):
         mask, m = _mask(st, g)
         a = ra(st, g)
-        a0, a1 = a + o0 * scale, a + o1 * scale
+        a0, a1 = (a + o0 * scale) & 0xFFFFFFFF, (a + o1 * scale) & 0xFFFFFFFF
         if st.trace is not None:
             st.trace.ds(st, g, d, a0, size, a1)
         if not m.any():
@@ -219,7 +223,7 @@ def _build_atomic(d: Decoded):
     vaddr = ops.pop(0)
     data = ops.pop(0)
     data2 = ops.pop(0) if op == "cmpst" else None
-    ra = _addr_reader(d, vaddr)
+    ra = _addr_reader(d, vaddr, off)
     nv = d.kernel.n_vgpr
     nb = bits // 8
 
@@ -231,7 +235,7 @@ def _build_atomic(d: Decoded):
 
     def run(st, g):
         m = st.EM[g.ix]
-        a = ra(st, g) + off
+        a = ra(st, g)
         if st.trace is not None:
             st.trace.ds(st, g, d, a, nb)
         if not m.any():

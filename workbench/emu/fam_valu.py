@@ -169,10 +169,11 @@ def ffbh_i32(x):
 
 
 def bfrev(x):
+    """Reverse the 32 bits (V_BFREV_B32), by swapping ever larger bit groups."""
     x = np.asarray(x, U32)
-    b = x.view(np.uint8).reshape(x.shape + (4,))[..., ::-1]
-    b = np.unpackbits(b, axis=-1)[..., ::-1]  # bit reverse of the word
-    return np.packbits(b, axis=-1).reshape(x.shape + (4,))[..., ::-1].copy().view(U32)[..., 0]
+    for sh, m in ((1, 0x55555555), (2, 0x33333333), (4, 0x0F0F0F0F), (8, 0x00FF00FF)):
+        x = ((x >> U32(sh)) & U32(m)) | ((x & U32(m)) << U32(sh))
+    return ((x >> U32(16)) | (x << U32(16))).astype(U32)
 
 
 def popc(x):
@@ -419,6 +420,10 @@ op("v_min3_f32", "f32", "f32 f32 f32", lambda a, b, c: np.fmin(np.fmin(a, b), c)
 op("v_med3_f32", "f32", "f32 f32 f32", med3)
 op("v_fma_f32 v_mad_f32", "f32", "f32 f32 f32", fma32)
 op("v_fmac_f32 v_mac_f32", "f32", "f32 f32 f32", fma32, "acc")
+# VOP2 with an inline literal K (operand order as printed: dst, src0, K, src1 / dst, src0,
+# src1, K): FMAMK D = S0 * K + S1, FMAAK D = S0 * S1 + K (CDNA3 ISA V_FMAMK_F32)
+op("v_fmamk_f32 v_madmk_f32", "f32", "f32 f32 f32", fma32)
+op("v_fmaak_f32 v_madak_f32", "f32", "f32 f32 f32", fma32)
 op("v_ldexp_f32", "f32", "f32 i32", lambda a, e: np.ldexp(a, np.clip(e, -1000, 1000)).astype(F32))
 op("v_rcp_f32", "f32", "f32", lambda a: (F32(1) / a))  # HW: ≤1 ulp; we give correctly rounded
 op("v_rcp_iflag_f32", "f32", "f32", lambda a: (F32(1) / a))
@@ -802,14 +807,22 @@ def _sdwa_place(bits, old, sel, unused):
     return field
 
 
+_SIGN_MOD_OK = {"v_cndmask_b32", "v_mov_b32"}
+
+
 def _src_reader(d, s: Operand, t: str, nv: int, hi=False, sel=6, sext=False, flush_in=False):
     isf = _float_t(t)
     if t in T64:
         raw = vread64(s, nv, isf)
     else:
         raw = vread32(s, nv, 0, 16 if t in T16 else 32, isf)
+    sign_bits = False
     if s.neg or s.abs:
-        if not isf:
+        if t in ("u32", "b32") and d.base in _SIGN_MOD_OK:
+            # VOP3 float modifiers on a bitwise select act on bit 31 (LLVM folds fneg/fabs
+            # into v_cndmask_b32_e64 operands; CDNA3 ISA "input modifiers")
+            sign_bits = True
+        elif not isf:
             raise UnknownInstruction(d.mnemonic, d.addr, d.inst.text,
                                      f"neg/abs on integer operand {s.text}")
     if s.sext and sel == 6:
@@ -823,6 +836,12 @@ def _src_reader(d, s: Operand, t: str, nv: int, hi=False, sel=6, sext=False, flu
         if sel != 6:
             x = sdwa_extract(x, sel, sext)
         v = to_typed(x, t)
+        if sign_bits:
+            if ab:
+                v = v & U32(0x7FFFFFFF)
+            if neg:
+                v = v ^ U32(0x80000000)
+            return v
         if ab:
             v = np.abs(v)
         if neg:

@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from .abi import DISPATCH_PACKET_SIZE, QUEUE_SIZE, dispatch_packet, init_batch, waves_per_group
+from .coverage import record
 from .decode import Program
 from .engine import Launch, run_batch
 from .errors import EmulatorError
@@ -134,6 +135,7 @@ def execute(info: Any, listing: Any, grid: Sequence[int], block: Sequence[int],
                    scratch_base=0)
         st.wave_global = (s * wpg + np.arange(st.W)).astype(np.int64)
         run_batch(launch, st, entry)
+    record(prog, launch.counts)
     for b, r in zip(buffers, regions):
         if b.writable:
             b.data[:] = mem.view(r)
