@@ -272,3 +272,25 @@ def test_wave64_compiles_rdna_for_wave64(shell):
     k = shell.user_ns["add"]
     assert k.info("gfx1100").resources.wave_size == 64
     assert k.occupancy(128, arch="gfx1100").waves_per_workgroup == 2
+
+
+def test_spills_are_highlighted_and_cells_without_kernels_say_so(shell):
+    src = """__global__ void __attribute__((amdgpu_num_vgpr(24)))
+spilly(const float* x, float* out, int n) {
+    float acc[48];
+    for (int j = 0; j < 48; ++j) acc[j] = 0.0f;
+    for (int i = threadIdx.x; i < n; i += blockDim.x)
+        for (int j = 0; j < 48; ++j) acc[j] = acc[j] * x[i] + (float)j;
+    float s = 0.0f;
+    for (int j = 0; j < 48; ++j) s += acc[j];
+    out[threadIdx.x] = s;
+}
+"""
+    (out,) = run_magic(shell, "--arch gfx942", src)
+    res = shell.user_ns["spilly"].resources
+    assert res.vgpr_spills > 0 and res.scratch_bytes > 0
+    assert f"spills VGPR/SGPR  {res.vgpr_spills}/0" in out.data["text/plain"]
+    assert (f'<tr class="hot"><td>spills VGPR/SGPR</td><td>{res.vgpr_spills}/0</td></tr>'
+            in out.data["text/html"])
+    (none,) = run_magic(shell, "--arch gfx942", "__device__ int helper(int v) { return v; }\n")
+    assert none.data["text/plain"].endswith("no kernels (mark device entry points __global__)")

@@ -158,6 +158,7 @@ class CompileReport(View):
         self.block = block
         self.show_isa = show_isa
         self.title = title
+        self._listings: dict[str, list[Any]] = {}
 
     @property
     def cached(self) -> bool:
@@ -174,9 +175,10 @@ class CompileReport(View):
 
     def _per_target(self, name: str) -> tuple[list[KernelInfo | None], list[Any]]:
         infos = [co.kernels.get(name) for co in self._objects()]
-        listings = [co.listing(name) if i is not None else None
-                    for co, i in zip(self._objects(), infos)]
-        return infos, listings
+        if name not in self._listings:  # parsed once for both renderings
+            self._listings[name] = [co.listing(name) if i is not None else None
+                                    for co, i in zip(self._objects(), infos)]
+        return infos, self._listings[name]
 
     def _warnings(self) -> list[str]:
         seen: dict[str, None] = {}
