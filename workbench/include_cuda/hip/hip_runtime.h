@@ -17,7 +17,8 @@
  *                                       warp must take part, as all lanes of a wave do on AMD
  *   __ballot(p) (64-bit result)      -> __ballot_sync(0xffffffff, p) widened to 64 bits
  *   __any(p), __all(p)               -> __any_sync / __all_sync(0xffffffff, p)
- *   *_sync(mask, ...) with a 64-bit mask (HIP on ROCm 7 needs one) -> the 32-bit CUDA call
+ *   *_sync(mask, ...) with any mask type (ROCm 7's HIP needs 64-bit) -> the 32-bit CUDA call;
+ *                                       __ballot_sync returns 64 bits, as in HIP
  *   __hip_bfloat16/__hip_bfloat162   -> __nv_bfloat16/__nv_bfloat162 (when cuda_bf16.h exists)
  *   __half, __half2                  -> cuda_fp16.h (when it exists)
  * warpSize is CUDA's built-in: 32 on every NVIDIA GPU, where an AMD CDNA wave has 64 lanes.
@@ -60,7 +61,11 @@ typedef __nv_bfloat162 __hip_bfloat162;
 
 #define __HIPWB_FULL_WARP 0xffffffffu
 
-static __device__ __forceinline__ unsigned int __lane_id() {
+/* Each mapped name is a function-like macro over a __hipwb_* function, so it cannot clash with
+ * a declaration CUDA's own headers may already have made (they are included before this file;
+ * the functions below are parsed before the macros exist, so they call CUDA's originals). */
+
+static __device__ __forceinline__ unsigned int __hipwb_lane_id() {
   unsigned int lane;
   asm volatile("mov.u32 %0, %%laneid;" : "=r"(lane));
   return lane;
@@ -68,62 +73,82 @@ static __device__ __forceinline__ unsigned int __lane_id() {
 
 /* HIP's mask-less warp operations (CUDA removed these forms for sm_70+). */
 template <typename T>
-static __device__ __forceinline__ T __shfl(T var, int src_lane, int width = warpSize) {
+static __device__ __forceinline__ T __hipwb_shfl(T var, int src_lane, int width = warpSize) {
   return __shfl_sync(__HIPWB_FULL_WARP, var, src_lane, width);
 }
 template <typename T>
-static __device__ __forceinline__ T __shfl_up(T var, unsigned int delta, int width = warpSize) {
+static __device__ __forceinline__ T __hipwb_shfl_up(T var, unsigned int delta,
+                                                    int width = warpSize) {
   return __shfl_up_sync(__HIPWB_FULL_WARP, var, delta, width);
 }
 template <typename T>
-static __device__ __forceinline__ T __shfl_down(T var, unsigned int delta, int width = warpSize) {
+static __device__ __forceinline__ T __hipwb_shfl_down(T var, unsigned int delta,
+                                                      int width = warpSize) {
   return __shfl_down_sync(__HIPWB_FULL_WARP, var, delta, width);
 }
 template <typename T>
-static __device__ __forceinline__ T __shfl_xor(T var, int lane_mask, int width = warpSize) {
+static __device__ __forceinline__ T __hipwb_shfl_xor(T var, int lane_mask, int width = warpSize) {
   return __shfl_xor_sync(__HIPWB_FULL_WARP, var, lane_mask, width);
 }
-static __device__ __forceinline__ unsigned long long __ballot(int predicate) {
+static __device__ __forceinline__ unsigned long long __hipwb_ballot(int predicate) {
   return (unsigned long long)__ballot_sync(__HIPWB_FULL_WARP, predicate);
 }
-static __device__ __forceinline__ int __any(int predicate) {
+static __device__ __forceinline__ int __hipwb_any(int predicate) {
   return __any_sync(__HIPWB_FULL_WARP, predicate);
 }
-static __device__ __forceinline__ int __all(int predicate) {
+static __device__ __forceinline__ int __hipwb_all(int predicate) {
   return __all_sync(__HIPWB_FULL_WARP, predicate);
 }
 
-/* HIP's *_sync forms with a 64-bit lane mask: the low 32 bits are the CUDA mask. A 32-bit mask
- * argument still picks CUDA's own overload (exact match). */
-template <typename T>
-static __device__ __forceinline__ T __shfl_sync(unsigned long long mask, T var, int src_lane,
-                                                int width = warpSize) {
+/* HIP's *_sync forms take a 64-bit lane mask on ROCm 7 (jupyter_anchors.md §2, cupy#9977);
+ * any mask type is accepted here and its low 32 bits are CUDA's mask. */
+template <typename M, typename T>
+static __device__ __forceinline__ T __hipwb_shfl_sync(M mask, T var, int src_lane,
+                                                      int width = warpSize) {
   return __shfl_sync((unsigned int)mask, var, src_lane, width);
 }
-template <typename T>
-static __device__ __forceinline__ T __shfl_up_sync(unsigned long long mask, T var,
-                                                   unsigned int delta, int width = warpSize) {
+template <typename M, typename T>
+static __device__ __forceinline__ T __hipwb_shfl_up_sync(M mask, T var, unsigned int delta,
+                                                         int width = warpSize) {
   return __shfl_up_sync((unsigned int)mask, var, delta, width);
 }
-template <typename T>
-static __device__ __forceinline__ T __shfl_down_sync(unsigned long long mask, T var,
-                                                     unsigned int delta, int width = warpSize) {
+template <typename M, typename T>
+static __device__ __forceinline__ T __hipwb_shfl_down_sync(M mask, T var, unsigned int delta,
+                                                           int width = warpSize) {
   return __shfl_down_sync((unsigned int)mask, var, delta, width);
 }
-template <typename T>
-static __device__ __forceinline__ T __shfl_xor_sync(unsigned long long mask, T var, int lane_mask,
-                                                    int width = warpSize) {
+template <typename M, typename T>
+static __device__ __forceinline__ T __hipwb_shfl_xor_sync(M mask, T var, int lane_mask,
+                                                          int width = warpSize) {
   return __shfl_xor_sync((unsigned int)mask, var, lane_mask, width);
 }
-static __device__ __forceinline__ unsigned long long __ballot_sync(unsigned long long mask,
-                                                                   int predicate) {
+template <typename M>
+static __device__ __forceinline__ unsigned long long __hipwb_ballot_sync(M mask, int predicate) {
   return (unsigned long long)__ballot_sync((unsigned int)mask, predicate);
 }
-static __device__ __forceinline__ int __any_sync(unsigned long long mask, int predicate) {
+template <typename M>
+static __device__ __forceinline__ int __hipwb_any_sync(M mask, int predicate) {
   return __any_sync((unsigned int)mask, predicate);
 }
-static __device__ __forceinline__ int __all_sync(unsigned long long mask, int predicate) {
+template <typename M>
+static __device__ __forceinline__ int __hipwb_all_sync(M mask, int predicate) {
   return __all_sync((unsigned int)mask, predicate);
 }
+
+#define __lane_id() __hipwb_lane_id()
+#define __shfl(...) __hipwb_shfl(__VA_ARGS__)
+#define __shfl_up(...) __hipwb_shfl_up(__VA_ARGS__)
+#define __shfl_down(...) __hipwb_shfl_down(__VA_ARGS__)
+#define __shfl_xor(...) __hipwb_shfl_xor(__VA_ARGS__)
+#define __ballot(p) __hipwb_ballot(p)
+#define __any(p) __hipwb_any(p)
+#define __all(p) __hipwb_all(p)
+#define __shfl_sync(...) __hipwb_shfl_sync(__VA_ARGS__)
+#define __shfl_up_sync(...) __hipwb_shfl_up_sync(__VA_ARGS__)
+#define __shfl_down_sync(...) __hipwb_shfl_down_sync(__VA_ARGS__)
+#define __shfl_xor_sync(...) __hipwb_shfl_xor_sync(__VA_ARGS__)
+#define __ballot_sync(m, p) __hipwb_ballot_sync(m, p)
+#define __any_sync(m, p) __hipwb_any_sync(m, p)
+#define __all_sync(m, p) __hipwb_all_sync(m, p)
 
 #endif /* HIPWB_CUDA_HIP_RUNTIME_H */
