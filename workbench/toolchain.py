@@ -9,6 +9,7 @@ target we list except gfx950, which needs >= 20), ld.lld, llvm-objdump and llvm-
 from __future__ import annotations
 
 import functools
+import json
 import os
 import re
 import shutil
@@ -131,12 +132,52 @@ def _offload_archs(bin_dir: Path) -> tuple[str, ...]:
     return tuple(sorted(set(re.findall(r"^\s*(gfx[0-9a-f]+)\s", text, re.M))))
 
 
+def _probe_cache_path() -> Path:
+    env = os.environ.get("HIPWB_CACHE_DIR")
+    return (Path(env) if env else Path.home() / ".cache" / "hipwb") / "toolchains.json"
+
+
+def _probe_cached(bin_dir: Path) -> tuple[tuple[str, int] | str, tuple[str, ...]]:
+    """_probe and _offload_archs, remembered on disk per clang binary (path, size, mtime).
+
+    Two clang subprocesses cost ~40 ms, which would dominate a warm compile in a fresh
+    process; the answer only changes when the binary does.
+    """
+    try:
+        st = (bin_dir / "clang").resolve().stat()
+        stamp = f"{(bin_dir / 'clang').resolve()}|{st.st_size}|{st.st_mtime_ns}"
+    except OSError:
+        return _probe(bin_dir), ()
+    path = _probe_cache_path()
+    try:
+        saved = json.loads(path.read_text())
+    except (OSError, ValueError):
+        saved = {}
+    hit = saved.get(str(bin_dir))
+    if hit and hit.get("stamp") == stamp and all((bin_dir / t).exists() for t in TOOLS):
+        return (hit["version"], hit["major"]), tuple(hit["archs"])
+    probed = _probe(bin_dir)
+    if isinstance(probed, str):
+        return probed, ()
+    archs = _offload_archs(bin_dir)
+    saved[str(bin_dir)] = {"stamp": stamp, "version": probed[0], "major": probed[1],
+                           "archs": list(archs)}
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f".{path.name}.{os.getpid()}")
+        tmp.write_text(json.dumps(saved))
+        os.replace(tmp, path)
+    except OSError:
+        pass  # a read-only home only costs the probe next time
+    return probed, archs
+
+
 @functools.cache
 def find_toolchain() -> Toolchain:
     """The first usable toolchain in DESIGN.md's search order, or ToolchainError with a hint."""
     reasons = []
     for bin_dir, source in _candidates():
-        probed = _probe(bin_dir)
+        probed, archs = _probe_cached(bin_dir)
         if isinstance(probed, str):
             reasons.append(probed)
             continue
@@ -147,7 +188,7 @@ def find_toolchain() -> Toolchain:
             clang_major=major,
             source=source,
             rocm_path=rocm_path() if source == "ROCm" else None,
-            offload_archs=_offload_archs(bin_dir),
+            offload_archs=archs,
         )
     detail = "; ".join(reasons) if reasons else "no clang found on PATH or in /usr/lib/llvm-*"
     raise ToolchainError(install_hint(f"No usable LLVM toolchain ({detail})."))
