@@ -1,0 +1,244 @@
+"""LDS bank heatmap: banks x phases (or lanes) of a DS instruction, coloured by bank load.
+
+``wb.lds_heatmap(trace)`` draws the most conflicted DS instruction of an emulated launch and lets
+you pick any other from the ranked table; ``wb.lds_heatmap(before, after)`` puts two kernels or
+two layouts side by side (before/after padding or a swizzle). Subjects: an emulator Trace, a
+``trace_conflicts`` result, an ``Access``/``AccessGroup`` from the pattern API. Every number comes
+from ``workbench.lds``; this module only draws (static HTML table + text, a bokeh figure per
+panel with a dropdown when live).
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from .base import InteractiveView, bokeh_pane, esc, table, wrap
+from .lds_panels import IDLE, MODES, OK, VIEWS, Grid, Panel, colour, panel
+
+__all__ = ["LdsHeatmap", "grid_html", "grid_text", "lds_heatmap"]
+
+LEGEND = ("cells: distinct dwords a phase puts on a bank ('.' idle, 1 = one cycle, n = n-way "
+          "conflict; a=10 .. z=35, '#' more); in 'total' mode, ninths of the busiest cell")
+
+
+def grid_text(g: Grid) -> str:
+    """A compact text heatmap: one character per bank."""
+    width = max([len(r) for r in g.row_labels] + [len("phase: lanes")])
+    info_w = max([len(g.info_name)] + [len(s) for s in g.row_info])
+    head = "".join(str(b % 10) for b in range(g.banks))
+    lines = [g.title,
+             f"{'phase: lanes' if not g.row_labels[0].startswith('lane') else 'lane':<{width}} "
+             f"{g.info_name:>{info_w}}  banks 0..{g.banks - 1}",
+             f"{'':<{width}} {'':>{info_w}}  {head}"]
+    for label, info, row in zip(g.row_labels, g.row_info, g.load):
+        lines.append(f"{label:<{width}} {info:>{info_w}}  {''.join(g.char(v) for v in row)}")
+    lines.append(g.caption)
+    return "\n".join(lines)
+
+
+def grid_html(g: Grid) -> str:
+    """The heatmap as an HTML table (the static fallback): counts in cells, colour = load."""
+    cell = "width:16px;height:16px;padding:0;text-align:center;font-size:10px;border:1px solid #fff"
+    head = "".join(f'<th style="{cell}">{b}</th>' for b in range(g.banks))
+    rows = []
+    for label, info, loads, counts in zip(g.row_labels, g.row_info, g.load, g.counts):
+        tds = "".join(f'<td style="{cell};background:{g.colour(v)}">{int(c) if c else ""}</td>'
+                      for v, c in zip(loads, counts))
+        rows.append(f'<tr><th style="white-space:nowrap;padding:0 4px">{esc(label)}</th>'
+                    f'<td class="num" style="padding:0 4px">{esc(info)}</td>{tds}</tr>')
+    keys = (((IDLE, "idle"), (OK, "1 cycle"), (colour(2), "2-way"), (colour(4), "4-way"),
+             (colour(8), "8+-way")) if g.palette == "degree" else
+            ((IDLE, "idle"), (g.colour(0.3), "few hits"), (g.colour(1.0), "busiest")))
+    swatches = " ".join(f'<span style="background:{c};padding:0 6px">{esc(t)}</span>'
+                        for c, t in keys)
+    return (f"<div><b>{esc(g.title)}</b></div>"
+            f'<table style="border-collapse:collapse"><tr><th>'
+            f"{'lane' if g.row_labels[0].startswith('lane') else 'phase: lanes'}</th>"
+            f"<th>{esc(g.info_name)}</th>{head}</tr>{''.join(rows)}</table>"
+            f'<div class="muted">{esc(g.caption)}</div><div>{swatches}</div>')
+
+
+def _per_panel(value: Any, n: int, name: str) -> list[Any]:
+    if isinstance(value, (tuple, list)):
+        if len(value) != n:
+            raise ValueError(f"{name}={value!r}: give one value per subject ({n})")
+        return list(value)
+    return [value] * n
+
+
+class LdsHeatmap(InteractiveView):
+    """Heatmaps of one or more panels (traces, analyses, accesses), side by side."""
+
+    def __init__(self, panels: list[Panel], selected: list[int], mode: str = "worst",
+                 view: str = "phases") -> None:
+        if mode not in MODES:
+            raise ValueError(f"mode must be one of {', '.join(MODES)}, got {mode!r}")
+        if view not in VIEWS:
+            raise ValueError(f"view must be one of {', '.join(VIEWS)}, got {view!r}")
+        self.panels = panels
+        self.selected = selected
+        self.mode = mode
+        self.view = view
+
+    def grids(self, mode: str | None = None, view: str | None = None) -> list[Grid]:
+        """The grid each panel draws for its selected instruction."""
+        return [p.items[s].grid(mode or self.mode, view or self.view)
+                for p, s in zip(self.panels, self.selected)]
+
+    def comparison(self) -> str:
+        """'before -> after: conflict cycles 3968 -> 0 (kernel), 60 -> 0 (drawn instruction)'."""
+        if len(self.panels) < 2:
+            return ""
+        tot = " -> ".join(str(p.conflict_cycles) for p in self.panels)
+        sel = " -> ".join(str(p.items[s].conflict_cycles)
+                          for p, s in zip(self.panels, self.selected))
+        return f"conflict cycles {tot} (all instructions), {sel} (drawn instruction)"
+
+    # -- static --------------------------------------------------------------------------
+    def _panel_text(self, p: Panel, sel: int, grid: Grid) -> str:
+        parts = [f"== {p.title} =="]
+        if p.ranked is not None:
+            parts.append(p.ranked.text())
+        elif p.group is not None:
+            parts.append(p.group.summary().split("\n", 1)[0])
+            parts.append(p.items[sel].access().table.provenance())
+        else:
+            parts.append(p.items[0].summary())
+        parts.append(grid_text(grid))
+        return "\n".join(parts)
+
+    def text(self) -> str:
+        out = [self._panel_text(p, s, g)
+               for p, s, g in zip(self.panels, self.selected, self.grids())]
+        if cmp := self.comparison():
+            out.append(cmp)
+        out.append(LEGEND)
+        return "\n".join(out)
+
+    def _ranked_html(self, p: Panel) -> str:
+        if p.ranked is None:
+            rows = [(it.label, it.conflict_cycles) for it in p.items]
+            hot = [i for i, it in enumerate(p.items) if it.conflict_cycles]
+            return table(["access", "conflict cycles"], rows, hot=hot, numeric=[1])
+        r = p.ranked
+        hot = [i for i, ins in enumerate(r) if ins.conflict_cycles]
+        notes = "".join(f"<li>{esc(n)}</li>" for n in r.notes())
+        return (f"<div>{esc(r.headline())}</div>"
+                + table(list(r.HEADER), r.rows(), hot=hot, numeric=[0, 4, 5, 6])
+                + f'<ul class="muted">{notes}</ul>')
+
+    def html(self) -> str:
+        cards = []
+        for p, g in zip(self.panels, self.grids()):
+            cards.append(f'<div class="card"><h4>{esc(p.title)}</h4>{grid_html(g)}'
+                         f"{self._ranked_html(p)}</div>")
+        cmp = f"<div><b>{esc(self.comparison())}</b></div>" if len(self.panels) > 1 else ""
+        return wrap(f'{cmp}<div class="row">{"".join(cards)}</div>')
+
+    # -- live ------------------------------------------------------------------------------
+    @staticmethod
+    def _data(g: Grid) -> dict[str, list]:
+        rows, banks = g.load.shape
+        d: dict[str, list] = {"bank": [], "row": [], "label": [], "count": [], "load": [],
+                              "colour": []}
+        for r in range(rows):
+            for b in range(banks):
+                d["bank"].append(b)
+                d["row"].append(r)
+                d["label"].append(g.row_labels[r])
+                d["count"].append(int(g.counts[r, b]))
+                d["load"].append(round(float(g.load[r, b]), 3))
+                d["colour"].append(g.colour(float(g.load[r, b])))
+        return d
+
+    def build_widget(self) -> Any:
+        import ipywidgets as W
+        from bokeh.models import ColumnDataSource, FixedTicker, Range1d
+        from bokeh.plotting import figure
+
+        mode = W.ToggleButtons(options=[("worst execution", "worst"),
+                                        ("all executions", "total")], value=self.mode)
+        view = W.ToggleButtons(options=[("phases x banks", "phases"), ("lanes x banks", "lanes")],
+                               value=self.view)
+        columns, state = [], []
+        for k, p in enumerate(self.panels):
+            dd = W.Dropdown(options=[(f"{it.label}: {it.conflict_cycles} conflict cycles", i)
+                                     for i, it in enumerate(p.items)],
+                            value=self.selected[k], description="instruction",
+                            layout=W.Layout(width="460px"))
+            g = p.items[self.selected[k]].grid(self.mode, self.view)
+            src = ColumnDataSource(self._data(g))
+            fig = figure(width=460, height=_height(g), x_range=(-0.5, g.banks - 0.5),
+                         y_range=Range1d(len(g.row_labels) - 0.5, -0.5), title=g.title,
+                         toolbar_location=None, tools="hover", x_axis_label="bank",
+                         tooltips=[("bank", "@bank"), ("row", "@label"),
+                                   ("dwords", "@count"), ("load", "@load")])
+            fig.rect(x="bank", y="row", width=0.95, height=0.95, source=src,
+                     fill_color="colour", line_color=None)
+            fig.yaxis.ticker = FixedTicker(ticks=list(range(len(g.row_labels))))
+            fig.yaxis.major_label_overrides = dict(enumerate(g.row_labels))
+            fig.grid.visible = False
+            info = W.HTML(f"<pre>{esc(p.items[self.selected[k]].summary())}</pre>")
+            state.append((p, dd, src, fig, info))
+            columns.append(W.VBox([W.HTML(f"<b>{esc(p.title)}</b>"), dd, bokeh_pane(fig), info]))
+
+        def update(_change: Any = None) -> None:
+            for p, dd, src, fig, info in state:
+                it = p.items[dd.value]
+                g = it.grid(mode.value, view.value)
+                src.data = self._data(g)
+                n = len(g.row_labels)
+                fig.y_range.start, fig.y_range.end = n - 0.5, -0.5
+                fig.yaxis.ticker = FixedTicker(ticks=list(range(n)))
+                fig.yaxis.major_label_overrides = dict(enumerate(g.row_labels))
+                fig.height = _height(g)
+                fig.title.text = g.title
+                info.value = f"<pre>{esc(it.summary())}</pre>"
+
+        for w in [mode, view] + [s[1] for s in state]:
+            w.observe(update, names="value")
+        box = W.VBox([W.HBox([mode, view]), W.HBox(columns)])
+        box.update = update  # lets tests and callers force a refresh
+        box.controls = {"mode": mode, "view": view, "dropdowns": [s[1] for s in state],
+                        "sources": [s[2] for s in state], "figures": [s[3] for s in state],
+                        "info": [s[4] for s in state]}
+        return box
+
+
+def _height(g: Grid) -> int:
+    return 70 + (22 if len(g.row_labels) <= 16 else 9) * len(g.row_labels)
+
+
+def lds_heatmap(*subjects: Any, labels: Sequence[str] | None = None,
+                rank: int | Sequence[int | None] | None = None,
+                line: int | Sequence[int | None] | None = None, mode: str = "worst",
+                view: str = "phases", arch: str | None = None,
+                source: Any = None) -> LdsHeatmap:
+    """Bank heatmap of a trace / analysis / Access / AccessGroup, or of several side by side.
+
+    ``rank`` (0 = most conflicted) or ``line`` (source line) pick the instruction drawn per
+    subject (one value, or one per subject). By default the first subject draws its most
+    conflicted instruction and the others the instruction with the same mnemonic, so
+    ``lds_heatmap(before, after)`` compares like with like. ``mode``: "worst" (the most
+    conflicted execution) or "total" (bank load summed over executions); ``view``: "phases"
+    or "lanes". ``arch``/``source`` are passed to ``trace_conflicts`` for Trace subjects.
+    """
+    if not subjects:
+        raise TypeError("lds_heatmap needs at least one Trace, trace_conflicts() result, Access "
+                        "or AccessGroup")
+    n = len(subjects)
+    if labels is None:
+        labels = ("before", "after") if n == 2 else [""] * n
+    if len(labels) != n:
+        raise ValueError(f"labels={labels!r}: give one label per subject ({n})")
+    sources = _per_panel(source, n, "source")
+    panels = [panel(s, title=t, arch=arch, source=src)
+              for s, t, src in zip(subjects, labels, sources)]
+    ranks, lines = _per_panel(rank, n, "rank"), _per_panel(line, n, "line")
+    selected = [panels[0].find(rank=ranks[0], line=lines[0])]
+    first = panels[0].items[selected[0]].mnemonic
+    for p, r, ln in zip(panels[1:], ranks[1:], lines[1:]):
+        selected.append(p.find(rank=r, line=ln, mnemonic=None if (r, ln) != (None, None)
+                               else first))
+    return LdsHeatmap(panels, selected, mode, view)
+
