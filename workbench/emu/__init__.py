@@ -12,16 +12,24 @@ Modules
   kernel (why text, not binary: see ``decode``'s docstring).
 * ``state``     — register file layout (``R [regs, W, 64]``, ``S [128, W]``, EXEC, SCC, LDS).
 * ``memory``    — the flat address space of a launch (buffers at distinct bases with guard
-  gaps), bounds checking, gathers/scatters, atomics.
+  gaps) and its bounds checker; ``memops`` — vectorised gathers/scatters/atomics on it, LDS
+  and scratch.
 * ``abi``       — initial wave state from the kernel descriptor (user/system SGPRs, packed
-  work-item ids, EXEC, hidden args, dispatch packet, kernarg preload).
+  work-item ids, EXEC, dispatch packet, kernarg preload; hidden args are packed by
+  ``workbench.runtime.marshal``).
 * ``engine``    — lock-step scheduler (groups, divergence and rejoin, barriers, budget).
+* ``launch``    — one launch: memory map, batches of workgroups, copy-back; program cache.
 * ``trace``     — per-launch trace: DS records as numpy columns, dynamic counts, bytes moved.
-* ``floats``    — bit-exact f16/bf16/fp8 conversions and denormal flushing.
+* ``coverage``  — executed opcodes vs. the semantic table; ``python -m workbench.emu --coverage``.
+* ``floats``    — bit-exact f16/bf16 conversions and denormal flushing.
 * families: ``fam_salu`` (SOP1/SOP2/SOPC/SOPK), ``fam_sopp`` (branches, barrier, waitcnt...),
-  ``fam_valu`` (VOP1/VOP2/VOP3/VOPC, DPP, SDWA), ``fam_vop3p`` (packed math), ``fam_smem``,
-  ``fam_vmem`` (global/flat/buffer/scratch, atomics), ``fam_ds`` (LDS), ``fam_mfma``
-  (MFMA, v_accvgpr_*). ``families`` imports them all.
+  ``fam_valu`` (VOP1/VOP2/VOP3/VOPC, DPP, SDWA), ``fam_vop3p`` (packed math, fma_mix),
+  ``fam_smem``, ``fam_vmem`` (global/flat/scratch, atomics), ``fam_ds`` (LDS, permutes,
+  swizzle), ``fam_mfma`` (v_mfma_* via ``workbench.layouts``; v_accvgpr_* are VALU moves).
+  ``families`` imports them all.
+
+Entry points: ``workbench.runtime.emulator.EmulatorDevice`` (the Device; ``Kernel`` launches
+go through it) and ``workbench.emu.launch.execute`` (numpy buffers + a kernarg builder).
 
 How to add an instruction family
 --------------------------------

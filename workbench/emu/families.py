@@ -5,4 +5,13 @@ family").
 """
 from __future__ import annotations
 
-from . import fam_ds, fam_mfma, fam_salu, fam_smem, fam_sopp, fam_valu, fam_vmem  # noqa: F401
+from . import (  # noqa: F401
+    fam_ds,
+    fam_mfma,
+    fam_salu,
+    fam_smem,
+    fam_sopp,
+    fam_valu,
+    fam_vmem,
+    fam_vop3p,
+)

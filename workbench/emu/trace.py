@@ -52,6 +52,7 @@ class Trace:
     global_bytes_written: int
     wave_instructions: int
     instructions: list = field(default_factory=list, repr=False)  # workbench.isa.Instruction
+    arch: str = "gfx942"  # the ISA that ran (selects LDS bank/phase tables in analyses)
 
     def summary(self) -> str:
         return (f"{self.kernel}: {self.wave_instructions:,} wave-instructions, "

@@ -369,6 +369,23 @@ def _gemm_check(a):
     np.testing.assert_allclose(C, ref, rtol=0, atol=32 * np.spacing(np.float32(np.abs(ref).max())))
 
 
+def _packed_make(rng):
+    a = rng.standard_normal((64, 2)).astype(np.float32)
+    b = rng.standard_normal((64, 2)).astype(np.float32)
+    ha = rng.standard_normal((64, 2)).astype(np.float16)
+    hb = rng.standard_normal((64, 2)).astype(np.float16)
+    return [a, b, np.zeros((128, 2), np.float32), np.float32(0.25).item(), ha, hb,
+            np.zeros((64, 2), np.float16)]
+
+
+def _packed_check(args):
+    a, b, c, s, ha, hb, hc = args
+    # clang contracts x*y+s into fma (v_pk_fma_f32): one rounding, exact via f64 here
+    np.testing.assert_array_equal(c[:64], (a.astype(np.float64) * b + s).astype(np.float32))
+    np.testing.assert_array_equal(c[64:], (a.astype(np.float64) * 2 + 1).astype(np.float32))
+    np.testing.assert_array_equal(hc.view(np.uint16), (ha * hb[:, ::-1]).view(np.uint16))
+
+
 CASES = [
     Case("shfl_xor_sum", "reduce_shfl.hip", "wave_sum_shfl", (4,), (256,), _shfl_make,
          _shfl_check),
@@ -401,6 +418,7 @@ CASES = [
          _mfma_bf16_make, _mfma_bf16_check),
     Case("mfma_16x16x4_f32", "mfma_tiles.hip", "mfma16x16x4_f32", (1,), (64,), _mfma_f32_make,
          _mfma_f32_check),
+    Case("packed_math", "packed.hip", "packed", (1,), (64,), _packed_make, _packed_check),
     Case("gemm_bf16_128", "gemm_bf16_mfma.hip", "gemm_bf16", (2, 2), (256,), _gemm_make,
          _gemm_check),
 ]
