@@ -16,6 +16,7 @@ guessing.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
 
 import numpy as np
@@ -26,9 +27,18 @@ from .registry import Decoded, semantic
 
 U32, U64 = np.uint32, np.uint64
 
+# Extra input-element decoders (raw bits, right-aligned -> float32 values, exact), keyed by the
+# catalog's type name. A family module adds its formats here (e.g. the fp8 module registers
+# "float8_e4m3fnuz" / "float8_e5m2fnuz"); MFMAs whose A/B types have a decoder then run with
+# fp32 accumulation like the bf16/f16 ones.
+INPUT_DECODERS: dict[str, Callable[[np.ndarray], np.ndarray]] = {}
+
 
 def _decode32(bits: np.ndarray, t: str) -> np.ndarray:
     """Raw element bits -> float32 (exact for bf16/f16/f32 inputs)."""
+    dec = INPUT_DECODERS.get(t)
+    if dec is not None:
+        return dec(bits)
     if t == "bf16":
         return (bits.astype(U32) << U32(16)).view(np.float32)
     if t == "f16":
@@ -100,9 +110,10 @@ def _build_mfma(d: Decoded):
         ins = get(d.base, "gfx942")
     except ValueError as e:
         raise UnknownInstruction(d.mnemonic, d.addr, d.inst.text, str(e)) from None
-    if ins.a_type not in ("f32", "f16", "bf16", "i8", "f64"):
-        raise UnknownInstruction(d.mnemonic, d.addr, d.inst.text,
-                                 f"{ins.a_type} MFMA inputs are not emulated yet")
+    for t in (ins.a_type, ins.b_type):
+        if t not in ("f32", "f16", "bf16", "i8", "f64") and t not in INPUT_DECODERS:
+            raise UnknownInstruction(d.mnemonic, d.addr, d.inst.text,
+                                     f"{t} MFMA inputs are not emulated yet")
     try:
         ins, ga, gb, gc, dtab = _tables(ins.name, cbsz, abid, blgp)
     except ValueError as e:
@@ -137,6 +148,10 @@ def _build_mfma(d: Decoded):
         raise UnknownInstruction(d.mnemonic, d.addr, d.inst.text, "D layout has holes")
     drow = row_of(dst, nv)
     wide = dt == "f64"
+    # for 64-bit D the catalog lists an element under both of its registers: the second one
+    # (same element as the register before it, in the same lane) holds the high dword
+    hi_half = np.zeros(flat.shape, bool)
+    hi_half[1:] = flat[1:] == flat[:-1]
     # Fast path (32-bit C/D with C laid out like D, as on every CDNA MFMA): work in register
     # slot order — D_slots = C_slots + (A·B)[slot element] — so C needs no gather and D no
     # scatter; only the product is permuted into slots with one fancy index.
@@ -197,10 +212,9 @@ def _build_mfma(d: Decoded):
         out = out.reshape(g.w, -1)
         for k in range(flat.shape[0]):
             v = out[:, flat[k]]
-            if wide:
-                st.vwrite(drow + k, g, (v & U64(0xFFFFFFFF)).astype(U32))
-            else:
-                st.vwrite(drow + k, g, v)
+            if wide:  # a 64-bit element spans registers k (low dword) and k+1 (high dword)
+                v = np.where(hi_half[k], v >> U64(32), v & U64(0xFFFFFFFF)).astype(U32)
+            st.vwrite(drow + k, g, v)
     return run
 
 
