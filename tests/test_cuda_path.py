@@ -148,6 +148,26 @@ def test_nvidia_gpu_only_when_asked_with_fake_cupy_cuda_build(monkeypatch):
         CudaDevice(0).launch(None, None, (1, 1, 1), (1, 1, 1), [], trace=True)
 
 
+BIG_LDS = """extern "C" __global__ void big_lds(float* out) {
+    HIP_DYNAMIC_SHARED(float, tile)
+    const int n = 60 * 1024 / 4;
+    for (int i = threadIdx.x; i < n; i += blockDim.x) tile[i] = (float)i;
+    __syncthreads();
+    out[threadIdx.x] = tile[n - 1 - threadIdx.x];
+}
+"""
+
+
+def test_dynamic_lds_over_48k_opted_in_with_fake_cupy_cuda_build(monkeypatch):
+    fake = cuda_fake(monkeypatch)
+    out = fake.empty(64, np.float32)
+    k = Kernel(wb.compile(BIG_LDS), "big_lds").on(CudaDevice(0))
+    k[1, 64, 60 * 1024](out)
+    k[1, 64, 60 * 1024](out)
+    assert [a[1:] for a in fake.func_attributes] == [(8, 60 * 1024)]  # set once
+    assert fake.launches[0]["shared_mem"] == 60 * 1024
+
+
 # ------------------------------------------------------------------------- NVIDIA GPU tests
 
 def _kernel(name: str, **kw) -> Kernel:
@@ -237,3 +257,13 @@ def test_template_kernel_and_amd_only_refusal_on_nvidia_gpu():
     with pytest.raises(AmdOnlyError, match="at cell line 4"):
         Kernel(wb.compile(MFMA), "mm").on("cuda")[1, 64](cupy.zeros(256, cupy.float32),
                                                          cupy.zeros(2, cupy.float32))
+
+
+@gpu
+@pytest.mark.gpu
+def test_dynamic_lds_over_48k_on_nvidia_gpu():
+    import cupy
+
+    out = cupy.zeros(64, cupy.float32)
+    Kernel(wb.compile(BIG_LDS), "big_lds").on("cuda")[1, 64, 60 * 1024](out)
+    np.testing.assert_array_equal(out.get(), 15 * 1024 - 1 - np.arange(64, dtype=np.float32))

@@ -139,8 +139,12 @@ class FakeCupy(types.ModuleType):
                 fake.current_device = prev
 
         compiler = types.SimpleNamespace(CompileException=CompileException)
+        self.func_attributes: list[tuple] = []
+        driver = types.SimpleNamespace(
+            CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES=8,
+            funcSetAttribute=lambda f, a, v: fake.func_attributes.append((f, a, v)))
         self.cuda = types.SimpleNamespace(
-            runtime=Runtime(), Device=device_ctx, Stream=Stream, Event=Event,
+            runtime=Runtime(), driver=driver, Device=device_ctx, Stream=Stream, Event=Event,
             get_current_stream=lambda: Stream(), compiler=compiler,
             get_elapsed_time=lambda a, b: b.time - a.time,
         )
@@ -215,7 +219,17 @@ class _RawModule:
             raise CompileException(self.fake.compile_error)
         if name in self.fake.missing_symbols:
             raise RuntimeError(f"CUDA_ERROR_NOT_FOUND: named symbol not found ({name})")
-        return _Function(self.fake, name, self.rec)
+        return _RawKernel(_Function(self.fake, name, self.rec))
+
+
+class _RawKernel:
+    """What RawModule.get_function returns; ``kernel`` is the Function (takes a stream)."""
+
+    def __init__(self, fn: _Function):
+        self.kernel = fn
+
+    def __call__(self, grid, block, args, *, shared_mem=0):
+        self.kernel(grid, block, args, shared_mem=shared_mem)
 
 
 class _Function:
@@ -224,7 +238,6 @@ class _Function:
         self.name = name
         self.module = rec
         self.ptr = id(self)
-        self.max_dynamic_shared_size_bytes = 48 * 1024
 
     def __call__(self, grid, block, args, shared_mem=0, stream=None):
         self.fake.launches.append({"name": self.name, "grid": grid, "block": block,

@@ -141,6 +141,7 @@ class CudaDevice(CupyDevice):
         self.gpu_name = raw.decode() if isinstance(raw, bytes) else str(raw)
         self.name = f"cuda:{self.index} ({self.gpu_name})"
         self._modules: dict[str, tuple[Any, tuple[str, ...]]] = {}
+        self._dyn_lds: dict[int, int] = {}
 
     def raw_module(self, module: Any, name_expressions: tuple[str, ...] = ()) -> Any:
         """The cupy RawModule of a Module's source (one NVRTC build per content, cached)."""
@@ -192,7 +193,11 @@ class CudaDevice(CupyDevice):
             return
         if not hasattr(cu, "cuFuncGetParamInfo"):
             return
-        handle = cu.CUfunction(int(fn.ptr))
+        try:
+            handle = cu.CUfunction(int(fn.ptr))
+            cu.cuFuncGetParamInfo(handle, 0)
+        except Exception:  # a cuda-python that cannot wrap cupy's handle: nothing to compare
+            return
         ok = cu.CUresult.CUDA_SUCCESS
         for i, a in enumerate(info.args):
             err, _offset, size = cu.cuFuncGetParamInfo(handle, i)
@@ -211,10 +216,15 @@ class CudaDevice(CupyDevice):
                               f"{len(info.args)} of the AMD code object")
 
     def set_dynamic_lds(self, fn: Any, dynamic_lds: int) -> None:
-        # Over 48 KiB of dynamic shared memory needs an opt-in per function on NVIDIA GPUs
-        # (CUDA Programming Guide, "Shared Memory"; cupy exposes the attribute).
-        if dynamic_lds > 48 * 1024 and fn.max_dynamic_shared_size_bytes < dynamic_lds:
-            fn.max_dynamic_shared_size_bytes = int(dynamic_lds)
+        # Over 48 KiB of dynamic shared memory needs a per-function opt-in on NVIDIA GPUs
+        # (CUDA Programming Guide, "Shared Memory"): CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
+        # (= 8 in cuda.h's CUfunction_attribute).
+        if dynamic_lds <= 48 * 1024 or self._dyn_lds.get(fn.ptr, 0) >= dynamic_lds:
+            return
+        drv = self.cupy.cuda.driver
+        attr = getattr(drv, "CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES", 8)
+        drv.funcSetAttribute(fn.ptr, attr, int(dynamic_lds))
+        self._dyn_lds[fn.ptr] = int(dynamic_lds)
 
     def ignored_options(self, module: Any) -> tuple[str, ...]:
         """The module's clang options that NVRTC does not receive."""

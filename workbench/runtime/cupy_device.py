@@ -67,6 +67,8 @@ class CupyDevice:
             check_layout(info)
             with self.cupy.cuda.Device(self.index):
                 fn = self._load_function(kernel, info)
+            # RawModule.get_function gives a RawKernel; its Function takes a stream argument
+            fn = getattr(fn, "kernel", fn)
             self._functions[key] = (weakref.ref(kernel.module), fn)
         return fn
 
