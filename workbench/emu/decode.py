@@ -29,6 +29,9 @@ from .operands import OperandError, parse_operand, split_operands
 from .registry import BRANCH, Decoded, Exec, as_exec, lookup
 
 SUFFIXES = ("_e32", "_e64", "_dpp", "_sdwa")
+# VOP1/VOP2 instructions LLVM prints without an _e32 suffix (they have no VOP3 twin it names)
+BARE_VOP12 = {"v_nop", "v_clrexcp", "v_readfirstlane_b32", "v_accvgpr_mov_b32", "v_swap_b32",
+              "v_mov_b64"}
 # SOPP / SOPK mnemonics: their immediate is the SIMM16 field, never a literal dword
 SOPP_SOPK = ("s_cbranch", "s_branch", "s_waitcnt", "s_nop", "s_sleep", "s_setprio", "s_trap",
              "s_sendmsg", "s_movk", "s_cmovk", "s_cmpk", "s_addk", "s_mulk", "s_getreg",
@@ -75,10 +78,13 @@ def expected_words(mnemonic: str, encoding: str, has_literal: bool) -> set[int]:
         return {1}
     if mnemonic.startswith("s_"):
         return {2} if has_literal else {1}
-    if mnemonic in ("v_nop", "v_clrexcp"):
-        return {1}
-    # VOP3-only / VOP3P (v_mfma, v_pk_*, v_accvgpr_*, v_mad_*, ...) or VOP1 printed bare
-    return {1, 2} if has_literal else {1, 2}
+    if mnemonic in BARE_VOP12:
+        return {2} if has_literal else {1}
+    if mnemonic in ("v_fmamk_f32", "v_fmaak_f32", "v_madmk_f32", "v_madak_f32"):
+        return {2}  # VOP2 + the K literal
+    if lookup(mnemonic) is not None:
+        return {2}  # VOP3-only / VOP3P (v_mfma, v_pk_*, v_mad_u64_u32, ...): 64-bit
+    return {1, 2}  # no semantic: it raises UnknownInstruction if it ever executes
 
 
 def _has_literal(ops) -> bool:

@@ -83,7 +83,7 @@ def _reader(st_rows: int, nregs: int, g_index, bits: int):
     flat_hi = ((g_index.reg.astype(np.int64) + 1) * 64 + g_index.lane).reshape(-1)
     shape = g_index.reg.shape
     shift = g_index.shift.reshape(-1).astype(U32)
-    n = nregs + (1 if bits == 64 else 0)
+    n = nregs  # the catalog's register count already includes the high dwords of 64-bit data
 
     def rd(st, g):
         x = st.R[st_rows:st_rows + n, g.ix]  # [n, w, 64]
@@ -103,9 +103,14 @@ def _build_mfma(d: Decoded):
     from ..layouts import get
 
     for k in d.mods:
-        if k not in ("cbsz", "abid", "blgp"):
+        if k not in ("cbsz", "abid", "blgp", "neg"):
             raise UnknownInstruction(d.mnemonic, d.addr, d.inst.text, f"modifier {k}")
     cbsz, abid, blgp = (int(d.mods.get(k, 0)) for k in ("cbsz", "abid", "blgp"))
+    if "neg" in d.mods:
+        # gfx940+ f64 MFMAs: LLVM prints the BLGP field as neg:[a,b,c] (negate A, B, C;
+        # llvm/test/MC/AMDGPU/mai-gfx940.s), i.e. blgp = a | b << 1 | c << 2
+        nl = d.mods["neg"] if isinstance(d.mods["neg"], list) else [d.mods["neg"]]
+        blgp |= sum(int(bool(x)) << i for i, x in enumerate(nl))
     try:
         ins = get(d.base, "gfx942")
     except ValueError as e:

@@ -52,7 +52,9 @@ class EmuResult:
 
 def program_for(info: Any, listing: Any) -> Program:
     """The compiled Program of a kernel, from the cache when its code is unchanged."""
-    key = (info.symbol, info.arch, hash(tuple((i.addr, i.words) for i in listing)))
+    d = info.descriptor
+    key = (info.symbol, info.arch, d.rsrc1, d.rsrc2, d.rsrc3, d.kernel_code_properties,
+           hash(tuple((i.addr, i.words) for i in listing)))
     prog = _CACHE.get(key)
     if prog is None:
         d = info.descriptor
