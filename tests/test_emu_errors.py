@@ -49,6 +49,7 @@ def test_out_of_bounds_write_names_lane_address_and_buffer(mod):
     assert list(e.lanes) == [36, 37, 38]  # i = 100..102 are lanes 36..38 of wave 1
     assert "past the end of buffer 'y' (size 400)" in msg
     assert e.address is not None and e.pc > 0 and e.source_line == 4
+    assert e.buffer == "y" and e.instruction.startswith("global_store_dword")
     assert isinstance(e, wb.KernelFault)  # the public class users catch
     assert (y == 0).all()  # a faulting launch writes nothing back
     k[1, 128](x, y, 100, 0)  # the process and the device keep working

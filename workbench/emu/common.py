@@ -86,4 +86,9 @@ def fault(st: Any, g: Any, d: Decoded, space: str, bad: np.ndarray, addr: int, w
     msg = (f"kernel {name!r}: out-of-bounds {space} {kind} by `{d.inst.text}` at pc "
            f"0x{d.addr:x}{src}: lanes {shown} of wave {int(st.wave_in_wg[wave])} in workgroup "
            f"{wg} (first: lane {ln}, address 0x{addr:x}) — {why}")
-    raise KernelFault(msg, kernel=name, pc=d.addr, lanes=lanes, address=addr, source_line=line)
+    buffer = None
+    if st.mem is not None and space in ("global", "flat", "scalar memory"):
+        r, _off = st.mem.nearest(addr)
+        buffer = r.name if r is not None else None
+    raise KernelFault(msg, kernel=name, pc=d.addr, lanes=lanes, address=addr, source_line=line,
+                      instruction=d.inst.text, buffer=buffer)
