@@ -14,4 +14,5 @@ from . import (  # noqa: F401
     fam_valu,
     fam_vmem,
     fam_vop3p,
+    fp8,  # registers the fp8/bf8 MFMA input decoders
 )

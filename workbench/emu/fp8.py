@@ -50,4 +50,22 @@ def fp8_to_f64(codes: np.ndarray, fmt: str) -> np.ndarray:
     return np.take(table, np.asarray(codes).astype(np.uint8, copy=False))
 
 
+def _mfma_decoder(fmt: str):
+    """Decoder for ``fam_mfma.INPUT_DECODERS``: codes -> float32 (every FNUZ value is exact in
+    float32: at most 4 significant bits, exponents 2^-17 .. 2^15)."""
+    table32 = FP8_TABLES[fmt].astype(np.float32)
+    table32.setflags(write=False)
+    return lambda bits: np.take(table32, np.asarray(bits).astype(np.uint8, copy=False))
+
+
+def _register_mfma_inputs() -> None:
+    """Make the fp8/bf8 MFMAs (v_mfma_f32_*_{fp8,bf8}_{fp8,bf8}) executable."""
+    from .fam_mfma import INPUT_DECODERS
+
+    for fmt in FP8_TABLES:
+        INPUT_DECODERS.setdefault(fmt, _mfma_decoder(fmt))
+
+
+_register_mfma_inputs()
+
 __all__ = ["FP8_FORMATS", "FP8_TABLES", "fp8_to_f64"]
