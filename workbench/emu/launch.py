@@ -98,8 +98,8 @@ def execute(info: Any, listing: Any, grid: Sequence[int], block: Sequence[int],
     # memory map
     mem = Memory()
     regions = [mem.add(b.name, b.data.nbytes, b.writable) for b in buffers]
-    # kernarg segment, padded to 64 bytes: LLVM may widen scalar loads of the last arguments
-    # (e.g. s_load_dwordx8) up to that granule, and the HSA runtime's allocation covers it
+    # kernarg segment, padded to 64 bytes so that a scalar load LLVM widened past the last
+    # argument (e.g. s_load_dwordx8 over a 28-byte tail) is not reported as a fault
     ksize = max(64, (info.kernarg_size + 63) // 64 * 64)
     kreg = mem.add("<kernarg segment>", ksize, writable=False)
     dreg = mem.add("<dispatch packet>", DISPATCH_PACKET_SIZE, writable=False)
