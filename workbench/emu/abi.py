@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from .errors import EmulatorError
 from .state import EXEC, FLAT_SCRATCH, LANES, State
 
 # hsa_kernel_dispatch_packet_t (64 bytes): header u16 @0, setup u16 @2, workgroup_size_x/y/z
@@ -90,9 +91,11 @@ def init_batch(st: State, desc: Any, grid: tuple, block: tuple, wg_ids: np.ndarr
             S[s, :] = st.wg_global[:, dim].astype(np.uint32)
             s += 1
     if desc.enable_sgpr_workgroup_info:
-        # threadgroup_size_in_wavefronts[5:0], first_wavefront bit 31 (§5.2)
-        S[s, :] = (wpg & 0x3F) | np.where(st.wave_in_wg == 0, 1 << 31, 0).astype(np.uint32)
-        s += 1
+        # §5.2 names its fields (first_wavefront, ordered_append_term, threadgroup size in
+        # waves) but not their bit positions: refuse rather than guess (clang's HIP kernels
+        # do not enable it).
+        raise EmulatorError("the kernel enables the work-group-info system SGPR, whose bit "
+                            "layout the emulator does not model")
     if desc.enable_private_segment:
         # architected flat scratch: FLAT_SCRATCH holds the wave's scratch base (§5.2)
         S[FLAT_SCRATCH, :] = scratch_base & 0xFFFFFFFF
