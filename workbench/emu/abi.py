@@ -7,7 +7,8 @@ state), §5.4 (COV5 hidden arguments); the dispatch packet layout is HSA's
 User SGPRs are dense from s0 in ABI order, each only if its enable bit is set: private segment
 buffer (4), dispatch ptr (2), queue ptr (2), kernarg segment ptr (2), dispatch id (2), flat
 scratch init (2), preloaded kernargs (N), private segment size (1). System SGPRs start at
-RSRC2.USER_SGPR_COUNT: workgroup id x, y, z (as enabled), workgroup info. v0 holds the packed
+RSRC2.USER_SGPR_COUNT: workgroup id x, y, z (as enabled; the work-group-info SGPR is refused,
+its bit layout is not in our sources). v0 holds the packed
 work-item ids (x 9:0, y 19:10, z 29:20; y/z only when ENABLE_VGPR_WORKITEM_ID asks for them).
 EXEC has one bit per work-item of the wave that exists in the workgroup (partial last wave).
 """
