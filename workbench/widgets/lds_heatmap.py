@@ -13,12 +13,18 @@ from collections.abc import Sequence
 from typing import Any
 
 from .base import InteractiveView, bokeh_pane, esc, table, wrap
-from .lds_panels import IDLE, MODES, OK, VIEWS, Grid, Panel, colour, panel
+from .lds_panels import IDLE, MODES, OK, VIEWS, Grid, Panel, colour, ink, panel
 
 __all__ = ["LdsHeatmap", "grid_html", "grid_text", "lds_heatmap"]
 
 LEGEND = ("cells: distinct dwords a phase puts on a bank ('.' idle, 1 = one cycle, n = n-way "
           "conflict; a=10 .. z=35, '#' more); in 'total' mode, ninths of the busiest cell")
+
+
+# Heatmap cells (scoped to the table class so it cannot restyle anything else).
+GRID_STYLE = ("<style>table.ldshm th, table.ldshm td { padding: 0 4px; white-space: nowrap; "
+              "border-bottom: none; } table.ldshm .c { width: 16px; height: 16px; padding: 0; "
+              "text-align: center; font-size: 10px; border: 1px solid #fff; }</style>")
 
 
 def grid_text(g: Grid) -> str:
@@ -38,21 +44,20 @@ def grid_text(g: Grid) -> str:
 
 def grid_html(g: Grid) -> str:
     """The heatmap as an HTML table (the static fallback): counts in cells, colour = load."""
-    cell = "width:16px;height:16px;padding:0;text-align:center;font-size:10px;border:1px solid #fff"
-    head = "".join(f'<th style="{cell}">{b}</th>' for b in range(g.banks))
+    head = "".join(f'<th class="c">{b}</th>' for b in range(g.banks))
     rows = []
     for label, info, loads, counts in zip(g.row_labels, g.row_info, g.load, g.counts):
-        tds = "".join(f'<td style="{cell};background:{g.colour(v)}">{int(c) if c else ""}</td>'
-                      for v, c in zip(loads, counts))
-        rows.append(f'<tr><th style="white-space:nowrap;padding:0 4px">{esc(label)}</th>'
-                    f'<td class="num" style="padding:0 4px">{esc(info)}</td>{tds}</tr>')
+        bg = [g.colour(v) for v in loads]
+        tds = "".join(f'<td class="c" style="background:{b};color:{ink(b)}">'
+                      f'{int(c) if c else ""}</td>' for b, c in zip(bg, counts))
+        rows.append(f'<tr><th>{esc(label)}</th><td class="num">{esc(info)}</td>{tds}</tr>')
     keys = (((IDLE, "idle"), (OK, "1 cycle"), (colour(2), "2-way"), (colour(4), "4-way"),
              (colour(8), "8+-way")) if g.palette == "degree" else
             ((IDLE, "idle"), (g.colour(0.3), "few hits"), (g.colour(1.0), "busiest")))
-    swatches = " ".join(f'<span style="background:{c};padding:0 6px">{esc(t)}</span>'
-                        for c, t in keys)
+    swatches = " ".join(f'<span style="background:{c};color:{ink(c)};padding:0 6px">'
+                        f"{esc(t)}</span>" for c, t in keys)
     return (f"<div><b>{esc(g.title)}</b></div>"
-            f'<table style="border-collapse:collapse"><tr><th>'
+            f'{GRID_STYLE}<table class="ldshm"><tr><th>'
             f"{'lane' if g.row_labels[0].startswith('lane') else 'phase: lanes'}</th>"
             f"<th>{esc(g.info_name)}</th>{head}</tr>{''.join(rows)}</table>"
             f'<div class="muted">{esc(g.caption)}</div><div>{swatches}</div>')
@@ -130,8 +135,8 @@ class LdsHeatmap(InteractiveView):
     def html(self) -> str:
         cards = []
         for p, g in zip(self.panels, self.grids()):
-            cards.append(f'<div class="card"><h4>{esc(p.title)}</h4>{grid_html(g)}'
-                         f"{self._ranked_html(p)}</div>")
+            cards.append(f'<div class="card" style="max-width:700px"><h4>{esc(p.title)}</h4>'
+                         f"{grid_html(g)}{self._ranked_html(p)}</div>")
         cmp = f"<div><b>{esc(self.comparison())}</b></div>" if len(self.panels) > 1 else ""
         return wrap(f'{cmp}<div class="row">{"".join(cards)}</div>')
 

@@ -53,6 +53,12 @@ def hits_char(level: float) -> str:
     return "." if level <= 0 else str(min(9, int(np.ceil(level * 9))))
 
 
+def ink(background: str) -> str:
+    """Text colour that stays readable on ``background`` ('#rrggbb'): black or white."""
+    r, g, b = (int(background[i:i + 2], 16) for i in (1, 3, 5))
+    return "#000" if 0.299 * r + 0.587 * g + 0.114 * b > 150 else "#fff"
+
+
 def cell_char(load: float) -> str:
     """One text character per cell, as ``Access.table_text``: '.', 1-9, a=10 .. z=35, '#'."""
     c = int(np.ceil(load)) if load > 0 else 0
