@@ -248,6 +248,18 @@ class InstructionConflicts:
     def __repr__(self) -> str:
         return self.summary()
 
+    def _key(self) -> tuple:
+        return (self.pc, self.op, self.arch, self.table, self.source_line, self.source_file,
+                self.source_text, self.executions, self.lane_accesses, self.conflict_cycles,
+                self.address_conflict_cycles, self.cycles, self.ideal_cycles, self.worst)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, InstructionConflicts):
+            return NotImplemented
+        return self._key() == other._key() and np.array_equal(self.degrees, other.degrees)
+
+    __hash__ = None  # compares by value (its arrays included); does not hash
+
 
 # ---------------------------------------------------------------------------------------------
 # The ranked table
@@ -415,6 +427,15 @@ class TraceConflicts:
     def __repr__(self) -> str:
         return self.text()
 
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, TraceConflicts):
+            return NotImplemented
+        return (self.kernel, self.arch, self.instructions, self.unmodelled, self.truncated,
+                self.dropped) == (other.kernel, other.arch, other.instructions, other.unmodelled,
+                                  other.truncated, other.dropped)
+
+    __hash__ = None
+
 
 def _text_table(header, rows, indent: str = "") -> str:
     cols = [list(header)] + [list(r) for r in rows]
@@ -502,11 +523,12 @@ def trace_conflicts(trace: Any, arch: str | None = None, *, source: Any = None
     for k, p in enumerate(pcs):
         rows = order[bounds[k]:bounds[k + 1]]
         p = int(p)
-        names = set(str(m) for m in mnem[rows])
-        if len(names) != 1:
+        name = str(mnem[rows[0]])
+        same = mnem[rows] == mnem[rows[0]]
+        if not np.all(same):
+            other = str(mnem[rows[np.flatnonzero(~same)[0]]])
             raise ValueError(f"{kernel}: trace rows at pc {p:#x} name different instructions "
-                             f"({', '.join(sorted(names))})")
-        name = names.pop()
+                             f"({', '.join(sorted((name, other)))})")
         line = int(sline[rows[0]]) or None
         try:
             op = ds_instruction(name)
