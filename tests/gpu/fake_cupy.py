@@ -189,7 +189,7 @@ class FakeArray:
         self.shape = tuple(shape)
         self.dtype = np.dtype(dtype)
         self.nbytes = int(np.prod(self.shape, dtype=np.int64)) * self.dtype.itemsize
-        self.data = types.SimpleNamespace(ptr=fake.mem.alloc(self.nbytes))
+        self.data = types.SimpleNamespace(ptr=fake.mem.alloc(self.nbytes), device_id=device)
         self.device = types.SimpleNamespace(id=device)
         self.flags = {"C_CONTIGUOUS": True, "F_CONTIGUOUS": len(self.shape) <= 1}
         self.ndim = len(self.shape)
@@ -240,6 +240,8 @@ class _Function:
         self.ptr = id(self)
 
     def __call__(self, grid, block, args, shared_mem=0, stream=None):
+        # as cupy's _pointer does: an ndarray is passed as its data pointer (8 bytes)
+        args = tuple(np.uint64(a.data.ptr) if isinstance(a, FakeArray) else a for a in args)
         self.fake.launches.append({"name": self.name, "grid": grid, "block": block,
                                    "args": args, "shared_mem": shared_mem, "module": self.module})
         impl = self.fake.kernels.get(self.name)

@@ -8,16 +8,21 @@ after it finished (which waits for it). Subclasses say how a kernel becomes a cu
 
 from __future__ import annotations
 
+import sys
 import threading
 import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from .args import BoundArg
 from .device import Dim3, LaunchResult
 from .errors import LaunchError
-from .marshal import check_layout, device_pointer, launch_values
+from .marshal import check_layout, device_pointer, launch_values, scalar_value
+
+np_uint64 = np.uint64
 
 
 @dataclass
@@ -50,6 +55,10 @@ class CupyDevice:
         self.index = int(index)
         self._functions: dict[tuple[int, str], tuple[Any, Any]] = {}
         self._lock = threading.Lock()
+        self._ndarray = cupy.ndarray
+        self._multi_gpu = cupy.cuda.runtime.getDeviceCount() > 1
+        torch = sys.modules.get("torch")  # only if the user already imported it
+        self._tensor = getattr(torch, "Tensor", None)
 
     # -- subclass hooks ---------------------------------------------------------------------
     def _load_function(self, kernel: Any, info: Any) -> Any:
@@ -79,21 +88,22 @@ class CupyDevice:
         ptrs: list[int | None] = []
         staged: list[tuple] = []
         for i, b in enumerate(args):
-            if b.kind != "buffer":
-                ptrs.append(None)
-                continue
-            dp = device_pointer(b.value)
-            if dp is None:
-                host = b.host_array()
-                dev_arr = self.cupy.asarray(host.reshape(-1).view("uint8"))
-                staged.append((b, host, dev_arr))
-                ptrs.append(int(dev_arr.data.ptr))
-                continue
-            if dp.device is not None and dp.device != self.index:
-                raise LaunchError(f"argument {i} {b.name!r} is on GPU {dp.device} ({dp.source}) "
-                                  f"but {self.name} is GPU {self.index}: move it first")
-            ptrs.append(dp.address)
+            ptrs.append(None if b.kind != "buffer" else self._pointer_of(i, b, staged))
         return ptrs, staged
+
+    def _pointer_of(self, i: int, b: BoundArg, staged: list) -> int:
+        """The device address for buffer argument ``i``; a host array is copied to the GPU
+        (and the copy appended to ``staged``)."""
+        dp = device_pointer(b.value)
+        if dp is None:
+            host = b.host_array()
+            dev_arr = self.cupy.asarray(host.reshape(-1).view("uint8"))
+            staged.append((b, host, dev_arr))
+            return int(dev_arr.data.ptr)
+        if dp.device is not None and dp.device != self.index:
+            raise LaunchError(f"argument {i} {b.name!r} is on GPU {dp.device} ({dp.source}) "
+                              f"but {self.name} is GPU {self.index}: move it first")
+        return dp.address
 
     @staticmethod
     def copy_back(staged: Sequence[tuple]) -> None:
@@ -121,32 +131,54 @@ class CupyDevice:
                **options: Any) -> LaunchResult:
         """Enqueue the kernel on ``stream`` (default: cupy's current stream). Device arrays are
         used in place and the call returns at once; with host arrays it waits and copies back."""
+        if trace or options:
+            self._bad_options(trace, options)
+        hit = self._functions.get((id(kernel.module), info.symbol))
+        fn = hit[1] if hit is not None and hit[0]() is kernel.module else self.function(kernel,
+                                                                                       info)
+        values, staged = self._values(args)
+        if dynamic_lds:
+            self.set_dynamic_lds(fn, dynamic_lds)
+        if self._multi_gpu:
+            with self.cupy.cuda.Device(self.index):
+                fn(grid, block, values, dynamic_lds, stream)
+        else:
+            fn(grid, block, values, dynamic_lds, stream)  # positional: cheapest cython call
+        if staged:
+            (stream or self.cupy.cuda.get_current_stream()).synchronize()
+            self.copy_back(staged)
+            return LaunchResult(info.name, self.name, grid, block, 0.0, None,
+                                {"staged": len(staged)})
+        return LaunchResult(info.name, self.name, grid, block, 0.0, None, {})
+
+    def _values(self, args: Sequence[BoundArg]) -> tuple[tuple, list]:
+        """The launch values and staged host copies: cupy arrays as themselves (cupy passes their
+        data pointer), other buffers as np.uint64 addresses, scalars exactly typed; cupy arrays
+        and GPU torch tensors take a fast path (this runs on every launch)."""
+        values = []
+        staged: list = []
+        for i, b in enumerate(args):
+            if b.kind != "buffer":
+                values.append(scalar_value(b))
+                continue
+            v = b.value
+            t = type(v)
+            if t is self._ndarray:
+                if v.data.device_id == self.index:
+                    values.append(v)  # cupy passes an ndarray as its data pointer (8 bytes)
+                    continue
+            elif t is self._tensor and v.is_cuda and v.get_device() == self.index:
+                values.append(np_uint64(v.data_ptr()))
+                continue
+            values.append(np_uint64(self._pointer_of(i, b, staged)))  # the general path
+        return tuple(values), staged
+
+    def _bad_options(self, trace: bool, options: dict) -> None:
         if trace:
             raise LaunchError(f"{self.name} cannot trace: a trace records the emulator's run "
                               "(kernel.trace[grid, block](...))")
-        if options:
-            raise LaunchError(f"unknown launch option(s) {', '.join(sorted(options))} for "
-                              f"{self.name}")
-        fn = self.function(kernel, info)
-        ptrs, staged = self.pointers(args)
-        if dynamic_lds:
-            self.set_dynamic_lds(fn, dynamic_lds)
-        values = launch_values(info, args, ptrs)
-        runtime = self.cupy.cuda.runtime
-        switch = runtime.getDevice() != self.index
-        if switch:
-            prev = runtime.getDevice()
-            runtime.setDevice(self.index)
-        try:
-            fn(grid, block, values, shared_mem=int(dynamic_lds), stream=stream)
-            if staged:
-                (stream or self.cupy.cuda.get_current_stream()).synchronize()
-                self.copy_back(staged)
-        finally:
-            if switch:
-                runtime.setDevice(prev)
-        return LaunchResult(info.name, self.name, grid, block, 0.0,
-                            stats={"staged": len(staged)} if staged else {})
+        raise LaunchError(f"unknown launch option(s) {', '.join(sorted(options))} for "
+                          f"{self.name}")
 
     # -- timing support (bench) -------------------------------------------------------------
     def synchronize(self) -> None:
