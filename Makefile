@@ -5,6 +5,8 @@ VENV    := .venv
 BIN     := $(VENV)/bin
 STAMP   := $(VENV)/.hipwb-installed
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+# Jupyter refuses to start as root unless told (containers, CI images, Binder-like hosts).
+ROOTOPT := $(shell [ "$$(id -u)" = 0 ] && echo --allow-root)
 LLVM_OK := $(shell for d in "$$HIPWB_LLVM_DIR" "$$ROCM_PATH/llvm/bin" /opt/rocm/llvm/bin \
              /usr/lib/llvm-20/bin /usr/lib/llvm-19/bin; do \
              [ -n "$$d" ] && [ -x "$$d/clang" ] && [ -x "$$d/ld.lld" ] && \
@@ -13,7 +15,7 @@ LLVM_OK := $(shell for d in "$$HIPWB_LLVM_DIR" "$$ROCM_PATH/llvm/bin" /opt/rocm/
 .PHONY: lab test setup llvm lint bench clean
 
 lab: setup
-	HIPWB_LAB=1 $(BIN)/jupyter lab --notebook-dir=notebooks
+	$(BIN)/jupyter lab --notebook-dir=notebooks $(ROOTOPT) $(LABOPTS)
 
 test: setup
 	$(BIN)/ruff check workbench tests
