@@ -34,17 +34,6 @@ KDIR = Path(__file__).parent / "kernels" / "emu"
 WAVES = 3  # waves per launch: one lock-step group whose waves hold different data
 TORCH_FP8 = {"float8_e4m3fnuz": torch.float8_e4m3fnuz, "float8_e5m2fnuz": torch.float8_e5m2fnuz}
 
-# Known gaps of workbench/emu/fam_mfma.py at the time these tests were written (strict: each
-# mark must go once the family handles the case).
-_NO_XF32 = pytest.mark.xfail(strict=True, reason="fam_mfma does not emulate xf32 inputs yet")
-
-
-def pending(mnemonic: str) -> list:
-    ins = layouts.get(mnemonic, ARCH)
-    if "xf32" in (ins.a_type, ins.b_type):
-        return [_NO_XF32]
-    return []
-
 
 @pytest.fixture(scope="module")
 def regs_mod():
@@ -164,8 +153,7 @@ def _kernel_cases():
                                  re.M):
         cbsz, abid, blgp = (map(int, re.findall(r"\d+", mods)) if mods else (0, 0, 0))
         kernel = name + (f"__{mods}" if mods else "")
-        out.append(pytest.param("v_" + name, kernel, cbsz, abid, blgp, id=kernel,
-                                marks=pending("v_" + name)))
+        out.append(pytest.param("v_" + name, kernel, cbsz, abid, blgp, id=kernel))
     return out
 
 
@@ -235,7 +223,7 @@ def test_mfma_exact(regs_mod, mnemonic, kernel, cbsz, abid, blgp):
 # Random floats: per output the exact value is a sum of K products plus C. The emulator adds
 # in float64 and rounds once; any f32 summation order stays within K+1 f32 roundings of the
 # exact value, i.e. |err| <= (K+1) * 2^-24 * sum|terms|. We allow 2x that bound.
-@pytest.mark.parametrize("mnemonic", [pytest.param(m, marks=pending(m)) for m in (
+@pytest.mark.parametrize("mnemonic", [pytest.param(m) for m in (
     "v_mfma_f32_32x32x2_f32", "v_mfma_f32_16x16x16_f16", "v_mfma_f32_32x32x8_bf16",
     "v_mfma_f32_4x4x4_16b_bf16", "v_mfma_f32_16x16x8_xf32", "v_mfma_f32_16x16x32_bf8_fp8",
     "v_mfma_f64_16x16x4_f64")])
@@ -378,7 +366,6 @@ def test_layout_bf8_fp8_32x32x16_with_c(layout_mod):
     np.testing.assert_array_equal(D, (av @ bv + C).astype(np.float32))
 
 
-@_NO_XF32
 def test_layout_xf32_16x16x8(layout_mod):
     rng = np.random.default_rng(13)
     A = rng.integers(-50, 50, (16, 8)).astype(np.float32) / 4  # exact in TF32 (10-bit mantissa)

@@ -24,7 +24,6 @@ import pytest
 
 import workbench as wb
 from workbench import layouts
-from workbench.emu.errors import UnknownInstruction
 from workbench.layouts import probes
 from workbench.runtime.args import element_dtype
 from workbench.runtime.kernel import Kernel
@@ -33,18 +32,6 @@ ARCH = "gfx942"
 EMITTED = probes.emitted(ARCH)
 
 
-# Known emulator gaps, as strict xfails: when the emulator gains the feature the test XPASSes,
-# fails, and the entry must go.
-_F64 = ("emulator bug: f64 MFMA writes the low dword of each result into both registers of the "
-        "D pair (workbench/emu/fam_mfma.py run(): vwrite of `v & 0xFFFFFFFF` for every k)")
-_UNEMULATED = "emulator: MFMA with {} inputs is not emulated yet (UnknownInstruction)"
-EMULATOR_GAPS = {
-    **{n: (_F64, AssertionError) for n in EMITTED if "_f64" in n},
-    **{n: (_UNEMULATED.format(layouts.get(n, ARCH).a_type), UnknownInstruction)
-       for n in EMITTED if layouts.get(n, ARCH).a_type in
-       ("xf32", "float8_e4m3fnuz", "float8_e5m2fnuz")},
-}
-
 
 def _cases() -> list:
     """(instruction, device) pairs: the emulator, plus every gfx942 GPU cupy's ROCm build sees
@@ -52,9 +39,7 @@ def _cases() -> list:
     gpus = [d for d in wb.devices() if getattr(d, "kind", "") == "rocm" and d.arch == ARCH]
     out = []
     for name in EMITTED:
-        gap = EMULATOR_GAPS.get(name)
-        marks = [pytest.mark.xfail(strict=True, reason=gap[0], raises=gap[1])] if gap else []
-        out.append(pytest.param(name, "emulator", id=f"{name}-emulator", marks=marks))
+        out.append(pytest.param(name, "emulator", id=f"{name}-emulator"))
         out += [pytest.param(name, d, id=f"{name}-{d.name.split()[0]}", marks=pytest.mark.gpu)
                 for d in gpus]
     return out

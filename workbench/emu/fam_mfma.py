@@ -34,6 +34,17 @@ U32, U64 = np.uint32, np.uint64
 INPUT_DECODERS: dict[str, Callable[[np.ndarray], np.ndarray]] = {}
 
 
+def _xf32(bits: np.ndarray) -> np.ndarray:
+    """xf32 (gfx940 "TF32"): fp32 storage carrying 19 bits of data — sign, the 8-bit exponent
+    and FP16's 10-bit mantissa (LLVM review D122044, which added v_mfma_*_xf32). Whether the
+    hardware truncates or rounds the 13 dropped mantissa bits is not documented in any source
+    we have; we truncate (mask 0xFFFFE000). Inputs that are exact in xf32 are unaffected."""
+    return (bits.astype(U32, copy=False) & U32(0xFFFFE000)).view(np.float32)
+
+
+INPUT_DECODERS["xf32"] = _xf32
+
+
 def _decode32(bits: np.ndarray, t: str) -> np.ndarray:
     """Raw element bits -> float32 (exact for bf16/f16/f32 inputs)."""
     dec = INPUT_DECODERS.get(t)
