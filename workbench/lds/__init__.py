@@ -14,10 +14,11 @@ from .instructions import DsInstruction, UnsupportedInstruction, ds_instruction
 from .patterns import AccessGroup, column_access, mfma_operand_reads, pattern, row_access
 from .phases import PhaseTable, phase_table
 from .tile import SharedTile, XorSwizzle, element_size
+from .trace_analysis import trace_conflicts
 
 __all__ = [
     "Access", "AccessBatch", "AccessGroup", "DsInstruction", "PhaseResult", "PhaseTable",
     "SharedTile", "UnsupportedInstruction", "XorSwizzle", "analyze", "analyze_batch",
     "column_access", "ds_instruction", "element_size", "mfma_operand_reads", "pattern",
-    "phase_table", "row_access",
+    "phase_table", "row_access", "trace_conflicts",
 ]
