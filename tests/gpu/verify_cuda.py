@@ -130,13 +130,17 @@ def agreement(mods, dev, quick: bool) -> list[dict]:
     import triton.testing
 
     reps = 30 if quick else 100
+    say("  cupyx.profiler.benchmark synchronizes after every rep, so each of its intervals also")
+    say("  holds the host-side launch of the kernel (the GPU idles until it arrives); wb.bench")
+    say("  and do_bench enqueue ahead of the GPU. Sizes are chosen so that gap (about one raw")
+    say("  launch, see the overhead section) is under 1 % of the kernel time.")
     cases = []
-    n = 1 << 26
+    n = 1 << 28
     x = cupy.random.standard_normal(n, dtype=cupy.float32)
     y = cupy.random.standard_normal(n, dtype=cupy.float32)
     o = cupy.empty_like(x)
     cases.append(("vector_add", Kernel(mods["vector_add"], "vector_add").on(dev), n // 256, 256,
-                  (x, y, o, n), {"bytes": 12 * n}, f"n=2^26 fp32 ({12 * n / 1e6:.0f} MB moved)"))
+                  (x, y, o, n), {"bytes": 12 * n}, f"n=2^28 fp32 ({12 * n / 1e6:.0f} MB moved)"))
     s = 2048
     a = cupy.random.standard_normal((s, s), dtype=cupy.float32)
     b = cupy.random.standard_normal((s, s), dtype=cupy.float32)
@@ -144,7 +148,7 @@ def agreement(mods, dev, quick: bool) -> list[dict]:
     cases.append(("gemm_naive", Kernel(mods["gemm_naive"], "gemm_naive").on(dev),
                   (s // 16, s // 16), (16, 16), (a, b, c, s, s, s), {"flops": 2 * s**3},
                   f"{s}^3 fp32"))
-    r, cc = 8192, 8192
+    r, cc = 16384, 16384
     xs = torch.randn(r, cc, device="cuda")
     ys = torch.empty_like(xs)
     cases.append(("softmax_row", Kernel(mods["softmax_row"], "softmax_row").on(dev), r, 256,
@@ -183,8 +187,19 @@ def agreement(mods, dev, quick: bool) -> list[dict]:
     say(repr(wbf1))
     rot = wb.bench(cases[0][1], cases[0][2], cases[0][3], *cases[0][4], warmup=5, reps=reps,
                    rotate=2, **cases[0][5])
-    say(f"vector_add with rotate=2 (3 argument sets, no flush): median {rot.median * 1e6:.2f} µs,"
-        f" {rot._rates()[0]}")
+    say(f"vector_add n=2^28 with rotate=2 (3 argument sets, no flush): median "
+        f"{rot.median * 1e6:.2f} µs, {rot._rates()[0]}")
+    # The launch gap made visible: a short kernel, where it is a large share of each interval.
+    m = 1 << 20
+    k0 = cases[0][1]
+    xa, ya, oa = x[:m], y[:m], o[:m]
+    w_small = wb.bench(k0, m // 256, 256, xa, ya, oa, m, warmup=10, reps=reps)
+    c_small = float(np.median(cupyx.profiler.benchmark(
+        _prepared(k0, dev, m // 256, 256, (xa, ya, oa, m)).__call__, n_warmup=10,
+        n_repeat=reps).gpu_times[0]))
+    say(f"short kernel (vector_add n=2^20): wb.bench {w_small.median * 1e6:.2f} µs, cupyx "
+        f"{c_small * 1e6:.2f} µs: cupyx - wb.bench = {(c_small - w_small.median) * 1e6:.2f} µs "
+        "(the launch gap that cupyx's per-rep sync exposes)")
     return out
 
 
