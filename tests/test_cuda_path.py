@@ -60,6 +60,10 @@ def cuda_fake(monkeypatch, **kw) -> FakeCupy:
     return FakeCupy(hip=False, name="Fake NVIDIA", **kw).install(monkeypatch)
 
 
+def _module(name: str, **kw):
+    return wb.compile((PORTABLE / f"{name}.hip").read_text(), filename=f"{name}.hip", **kw)
+
+
 # ---------------------------------------------------------------------------- no GPU needed
 
 def test_amd_only_builtin_refused_before_nvrtc_with_fake_cupy_cuda_build(monkeypatch):
@@ -168,11 +172,30 @@ def test_dynamic_lds_over_48k_opted_in_with_fake_cupy_cuda_build(monkeypatch):
     assert fake.launches[0]["shared_mem"] == 60 * 1024
 
 
+def test_portable_kernels_also_run_on_the_gfx942_emulator():
+    """The same sources are AMD kernels too: wave64 on the emulator matches numpy."""
+    rng = np.random.default_rng(0)
+    x, y = rng.standard_normal((2, 300)).astype(np.float32)
+    out = np.zeros(300, np.float32)
+    Kernel(_module("vector_add"), "vector_add").on("emulator")[2, 256](x, y, out, 300)
+    np.testing.assert_array_equal(out, x + y)
+    a, b = rng.standard_normal((19, 7)).astype(np.float32), rng.standard_normal((7, 18)).astype(
+        np.float32)
+    c = np.zeros((19, 18), np.float32)
+    Kernel(_module("gemm_naive"), "gemm_naive").on("emulator")[(2, 2), (16, 16)](a, b, c, 19,
+                                                                                 18, 7)
+    np.testing.assert_allclose(c, a @ b, rtol=1e-5, atol=1e-5)
+    xs = (rng.standard_normal((2, 300)) * 4).astype(np.float32)
+    ys = np.zeros_like(xs)
+    Kernel(_module("softmax_row"), "softmax_row").on("emulator")[2, 256](xs, ys, 2, 300)
+    e = np.exp(xs - xs.max(axis=1, keepdims=True))
+    np.testing.assert_allclose(ys, e / e.sum(axis=1, keepdims=True), rtol=1e-5, atol=1e-7)
+
+
 # ------------------------------------------------------------------------- NVIDIA GPU tests
 
 def _kernel(name: str, **kw) -> Kernel:
-    mod = wb.compile((PORTABLE / f"{name}.hip").read_text(), filename=f"{name}.hip", **kw)
-    return Kernel(mod, name).on("cuda")
+    return Kernel(_module(name, **kw), name).on("cuda")
 
 
 @gpu
