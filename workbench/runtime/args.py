@@ -8,6 +8,7 @@ code-object metadata, so a mismatch is caught before anything runs.
 
 from __future__ import annotations
 
+import functools
 import struct
 from dataclasses import dataclass
 from typing import Any
@@ -41,6 +42,7 @@ _VECTORS = {f"{b}{n}": (e, n) for b, e in (
 ) for n in (1, 2, 3, 4)}
 
 
+@functools.cache
 def element_dtype(ctype: str | None) -> str | None:
     """numpy dtype name of a C element type, or None when any element type is acceptable."""
     if ctype is None:
@@ -88,7 +90,12 @@ class BoundArg:
 
 
 def _module_of(x: Any) -> str:
-    return type(x).__module__.split(".")[0]
+    return _type_module(type(x))
+
+
+@functools.cache
+def _type_module(t: type) -> str:
+    return t.__module__.split(".")[0]
 
 
 def _nbytes(x: Any) -> int:
@@ -99,9 +106,16 @@ def _nbytes(x: Any) -> int:
 
 def array_dtype(x: Any) -> str:
     """The element dtype of an array-like as a numpy-style name ('bfloat16' for torch bf16)."""
-    if _module_of(x) == "torch":
-        return str(x.dtype).replace("torch.", "")
-    return str(np.dtype(x.dtype).name) if str(x.dtype) != "bfloat16" else "bfloat16"
+    return _dtype_name(x.dtype)
+
+
+@functools.cache
+def _dtype_name(dt: Any) -> str:
+    # Cached per dtype object: launches call this per pointer argument (hot path).
+    s = str(dt)
+    if s.startswith("torch."):
+        return s[len("torch."):]
+    return "bfloat16" if s == "bfloat16" else str(np.dtype(dt).name)
 
 
 def is_array(x: Any) -> bool:
@@ -134,6 +148,8 @@ def _torch():
 
 
 def _contiguous(x: Any) -> bool:
+    if isinstance(x, np.ndarray):
+        return x.flags.c_contiguous
     if _module_of(x) == "torch":
         return bool(x.is_contiguous())
     flags = getattr(x, "flags", None)
@@ -195,10 +211,24 @@ def _buffer(arg: KernelArg, value: Any, where: str) -> BoundArg:
         if not ok_bits:
             raise LaunchError(f"{where} ({arg.ctype}) expects {want} elements, got a {got} "
                               f"{type(value).__name__}")
-    if arg.is_const is False and _module_of(value) == "numpy" and not value.flags.writeable:
+    if not arg.is_const and isinstance(value, np.ndarray) and not value.flags.writeable:
         raise LaunchError(f"{where} ({arg.ctype}) is written by the kernel but the array is "
                           "read-only")
     return BoundArg(arg, "buffer", value, want)
+
+
+class _Where:
+    """'argument 2 'out' of add', formatted only when an error message needs it (hot path)."""
+
+    __slots__ = ("i", "name", "kernel")
+
+    def __init__(self, i: int, name: str, kernel: str):
+        self.i, self.name, self.kernel = i, name, kernel
+
+    def __str__(self) -> str:
+        return f"argument {self.i} {self.name!r} of {self.kernel}"
+
+    __format__ = lambda self, spec: format(str(self), spec)  # noqa: E731
 
 
 def bind_args(info: KernelInfo, args: tuple) -> list[BoundArg]:
@@ -209,7 +239,7 @@ def bind_args(info: KernelInfo, args: tuple) -> list[BoundArg]:
                           f"given; signature: {sig}")
     out = []
     for i, (arg, value) in enumerate(zip(info.args, args)):
-        where = f"argument {i} {arg.name!r} of {info.name}"
+        where = _Where(i, arg.name, info.name)
         if arg.kind == "dynamic_shared_pointer":
             raise LaunchError(f"{where} is a dynamic shared-memory pointer; pass "
                               "dynamic_lds=<bytes> to the launch instead")
@@ -222,6 +252,8 @@ def bind_args(info: KernelInfo, args: tuple) -> list[BoundArg]:
 
 def normalize_dims(value: Any, what: str) -> tuple[int, int, int]:
     """(x, y, z) from an int or a 1-3 tuple, each >= 1."""
+    if type(value) is int and value >= 1:  # the common case, kept cheap (launch hot path)
+        return (value, 1, 1)
     dims = (value,) if isinstance(value, (int, np.integer)) else tuple(value)
     if not 1 <= len(dims) <= 3 or not all(isinstance(d, (int, np.integer)) for d in dims):
         raise LaunchError(f"{what} must be an int or a tuple of 1-3 ints, got {value!r}")

@@ -24,6 +24,9 @@ class Kernel:
         self.module = module
         self.name = name
         self._device = device
+        # Launch hot-path memos: KernelInfo per device arch, configurations already checked.
+        self._infos: dict[str | None, KernelInfo] = {}
+        self._checked: set[tuple] = set()
         self.info()  # validate the name now, with the module's error message
 
     # -- inspection ------------------------------------------------------------------------
@@ -84,8 +87,13 @@ class Kernel:
             parse_device(self._device) if self._device is not None else get_device())
         grid3 = normalize_dims(grid, "grid")
         block3 = normalize_dims(block, "block")
-        info = self._info_for(dev)
-        self._check_config(info, block3, dynamic_lds)
+        info = self._infos.get(dev.arch)
+        if info is None:
+            info = self._infos[dev.arch] = self._info_for(dev)
+        key = (info.arch, block3, dynamic_lds)
+        if key not in self._checked:
+            self._check_config(info, block3, dynamic_lds)
+            self._checked.add(key)
         bound = bind_args(info, args)
         t0 = time.perf_counter()
         result = dev.launch(self, info, grid3, block3, bound, dynamic_lds=dynamic_lds,
