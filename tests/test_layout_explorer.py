@@ -168,7 +168,7 @@ def test_widget_recomputes_from_controls(widget):
     assert _source_lane(widget, "C", 0, 9, 30) == [ins.C.location(0, 9, 30)[0].lane]
     assert len(widget.figures.source.data["lane"]) == 32 * 32
     assert widget.figures.matrix.x_range.end == 31.5
-    assert widget.modifier_box.children == ()  # no modifiers for this one on gfx942
+    assert widget.shown_modifiers == [] and widget.modifier_box.children == ()
 
 
 def test_widget_modifier_controls_follow_the_instruction(widget):
@@ -176,6 +176,7 @@ def test_widget_modifier_controls_follow_the_instruction(widget):
     c["arch"].value = "gfx942"
     c["instruction"].value = "v_mfma_f32_32x32x1_2b_f32"
     c["operand"].value = "A"
+    assert widget.shown_modifiers == ["cbsz", "abid"]
     assert [w.description for w in widget.modifier_box.children] == ["CBSZ", "ABID"]
     assert list(c["cbsz"].options) == [0, 1]
     c["cbsz"].value = 1
@@ -184,7 +185,7 @@ def test_widget_modifier_controls_follow_the_instruction(widget):
     assert widget.modifiers == Modifiers(cbsz=1, abid=1)
     assert _source_lane(widget, "A", 0, 0, 0) == [32]
     c["operand"].value = "B"
-    assert [w.description for w in widget.modifier_box.children] == ["BLGP"]
+    assert widget.shown_modifiers == ["blgp"]
     assert widget.modifiers == Modifiers()
     c["blgp"].value = 3  # (L + 16) mod 64
     assert _source_lane(widget, "B", 0, 0, 0) == [16]
@@ -201,7 +202,7 @@ def test_widget_arch_and_wave_switch(widget):
     assert _source_lane(widget, "A", 0, 3, 7) == [3, 19, 35, 51]
     c["instruction"].value = "v_wmma_f16_16x16x16_f16"
     c["operand"].value = "D"
-    assert [w.description for w in widget.modifier_box.children] == ["OPSEL (C/D halves)"]
+    assert widget.shown_modifiers == ["opsel"] and len(widget.modifier_box.children) == 1
     c["opsel"].value = 4
     d = widget.figures.source.data
     used = np.array([n != "(unused)" for n in d["name"]])
@@ -230,3 +231,27 @@ def test_widget_lane_selection_both_ways(widget):
     assert len(set(colors[regs == 0])) == 2 and set(colors[regs == 0]).isdisjoint(
         colors[regs == 1])  # two bf16 halves of v0 share a hue, at two shades
     assert src.selected.indices  # the lane stays selected across a recompute
+
+
+def test_one_matrix_label_per_cell_for_rdna3_copies():
+    w = wb.layout("v_wmma_f32_16x16x16_f16", arch="gfx1100").widget()
+    d = w.figures.source.data
+    labelled = ~np.isnan(np.asarray(d["tx"], dtype=float))
+    assert labelled.sum() == 256  # 512 rows (2 copies), one label per element
+    assert set(np.asarray(d["lane"])[labelled].tolist()) == set(range(16))
+
+
+def test_load_bokehjs_publishes_the_load_script_once(monkeypatch):
+    import IPython.display
+
+    from workbench.widgets import layout_bokeh
+
+    sent = []
+    monkeypatch.setattr(IPython.display, "publish_display_data", lambda data: sent.append(data))
+    monkeypatch.setattr(layout_bokeh, "_BOKEHJS_LOADED", False)
+    assert layout_bokeh.load_bokehjs() is True
+    assert layout_bokeh.load_bokehjs() is False
+    assert layout_bokeh.load_bokehjs(force=True) is True
+    assert len(sent) == 2
+    js = sent[0]["application/vnd.bokehjs_load.v0+json"]
+    assert "Bokeh" in js and "cdn.bokeh.org" not in js and len(js) > 500_000  # inline, offline

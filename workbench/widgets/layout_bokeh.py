@@ -17,7 +17,9 @@ import numpy as np
 
 from .layout_data import UNUSED_COLOR, Placement, dims, lane_colors, position_colors, reg_colors
 
-__all__ = ["LayoutFigures", "columns"]
+__all__ = ["LayoutFigures", "columns", "load_bokehjs"]
+
+_BOKEHJS_LOADED = False
 
 # Runs in the browser when the selection changes: widen it to every row of the selected lanes.
 _SELECT_LANES_JS = """
@@ -36,6 +38,39 @@ if (out.length !== have.size || !out.every((i) => have.has(i))) {
 
 _MATRIX_PX = 520  # target size of the matrix view's longer side
 _LANES_PX = 576  # target height of the lane view
+
+
+def load_bokehjs(force: bool = False) -> bool:
+    """Send BokehJS to the Jupyter front end, inline (~1.3 MB, no network), once per kernel.
+
+    Why: ``jupyter_bokeh.BokehModel`` draws with the page's ``window.Bokeh`` and does not load
+    it itself; without it the view fails with "Cannot read properties of undefined (reading
+    'require')" (seen in JupyterLab 4.6 + jupyter_bokeh 4.1). Publishing bokeh's notebook load
+    script under jupyter_bokeh's load MIME type (as ``bokeh.io.output_notebook`` does, but with
+    only the core bundle and no CDN) runs it in the page before the widget's own output, since
+    outputs render in order. Returns whether it published; ``force`` republishes (e.g. after the
+    loader's cell output was cleared).
+    """
+    global _BOKEHJS_LOADED
+    if _BOKEHJS_LOADED and not force:
+        return False
+    from bokeh import __version__
+    from bokeh.core.templates import AUTOLOAD_NB_JS
+    from bokeh.embed.bundle import bundle_for_objs_and_resources
+    from bokeh.io.notebook import LOAD_MIME_TYPE
+    from bokeh.plotting import figure
+    from bokeh.resources import INLINE
+    from IPython.display import publish_display_data
+
+    probe = figure()  # the bundle a plain figure needs: BokehJS core, no widgets/tables/GL
+    probe.rect([0], [0], 1, 1)
+    bundle = bundle_for_objs_and_resources([probe], INLINE)
+    js = AUTOLOAD_NB_JS.render(bundle=bundle, elementid=None, force=True, timeout=5000,
+                               register_mime=False)
+    publish_display_data({LOAD_MIME_TYPE: js,
+                          "text/plain": f"BokehJS {__version__} loaded for hipwb widgets"})
+    _BOKEHJS_LOADED = True
+    return True
 
 
 def geometry(p: Placement) -> dict[str, int]:
@@ -90,7 +125,9 @@ def columns(p: Placement, color_by: str) -> dict[str, Any]:
                        for k in key.tolist()])
     rname, cname = dims(op)
     ltext = np.where(used, np.char.add(np.char.add(r.astype(str), ","), c.astype(str)), "")
+    first = used & (p.replica == 0)  # one label per matrix cell: copy 0's lane
     return {"mx": np.where(used, mx, nan), "my": np.where(used, my, nan),
+            "tx": np.where(first, mx, nan), "ty": np.where(first, my, nan),
             "lx": slot, "ly": p.lane.astype(np.float64),
             "lane": p.lane, "reg": p.reg, "elem": p.elem, "vgpr": vgpr, "bits": bits,
             "name": name, "copies": copies, "mcolor": mcolor, "lcolor": lcolor,
@@ -114,8 +151,8 @@ class LayoutFigures:
         from bokeh.plotting import figure
 
         self.source = ColumnDataSource({k: [] for k in (
-            "mx", "my", "lx", "ly", "lane", "reg", "elem", "vgpr", "bits", "name", "copies",
-            "mcolor", "lcolor", "mtext", "ltext")})
+            "mx", "my", "tx", "ty", "lx", "ly", "lane", "reg", "elem", "vgpr", "bits", "name",
+            "copies", "mcolor", "lcolor", "mtext", "ltext")})
         self.labels = ColumnDataSource({"x": [], "y": [], "text": []})
         tools = "tap,reset,save"
         self.matrix = figure(tools=tools, toolbar_location="right", x_range=Range1d(0, 1),
@@ -137,7 +174,7 @@ class LayoutFigures:
                      nonselection_line_alpha=0.3)
         self.matrix_cells = self.matrix.rect("mx", "my", 1, 1, source=self.source,
                                              fill_color="mcolor", **style)
-        self.matrix_text = self.matrix.text("mx", "my", text="mtext", source=self.source,
+        self.matrix_text = self.matrix.text("tx", "ty", text="mtext", source=self.source,
                                             text_align="center", text_baseline="middle",
                                             text_font_size="8pt", text_color="#111",
                                             nonselection_text_alpha=0.35)
@@ -221,4 +258,4 @@ class LayoutFigures:
         fig.yaxis.axis_label = "lane"
         fig.xaxis.major_label_orientation = 0.9 if epr > 1 or step == 2 else 0.0
         self.lane_cells.glyph.width = float(step)
-        self.lane_text.visible = w >= 28
+        self.lane_text.visible = w >= 28 and h >= 12

@@ -13,7 +13,7 @@ from typing import Any
 from .. import layouts
 from ..arch import get as get_arch
 from ..layouts import MatrixInstruction
-from .base import InteractiveView, bokeh_pane, esc, wrap
+from .base import InteractiveView, bokeh_pane, esc, in_kernel, wrap
 from .layout_data import Modifiers, facts, lane_words, legal_modifiers, placement
 from .layout_static import layout_html, layout_text
 
@@ -76,6 +76,18 @@ def _info_html(explorer_ins: MatrixInstruction, p: Any, lane: int | None) -> str
     return wrap(f"<table>{rows}</table>{sel}")
 
 
+def _toggles(W: Any, options: list, value: Any, description: str, button_px: int) -> Any:
+    """ToggleButtons; the label is a separate widget (see _labelled), since JupyterLab 4 wraps
+    the buttons of a described ToggleButtons below its label inside an HBox."""
+    return W.ToggleButtons(options=options, value=value, tooltips=[description] * len(options),
+                           style={"button_width": f"{button_px}px"})
+
+
+def _labelled(W: Any, label: str, control: Any) -> Any:
+    return W.HBox([W.Label(label, layout=W.Layout(margin="0 6px 0 8px")), control],
+                  layout=W.Layout(align_items="center"))
+
+
 class LayoutWidget:
     """The live explorer: ipywidgets controls over the two bokeh views (see layout_bokeh).
 
@@ -86,8 +98,10 @@ class LayoutWidget:
     def __init__(self, explorer: LayoutExplorer) -> None:
         import ipywidgets as W
 
-        from .layout_bokeh import LayoutFigures
+        from .layout_bokeh import LayoutFigures, load_bokehjs
 
+        if in_kernel():
+            load_bokehjs()  # once per kernel: the bokeh views need BokehJS in the page
         ins = explorer.ins
         self._quiet = True  # no recompute while controls are being (re)filled
         arch = get_arch(ins.arch)
@@ -95,16 +109,12 @@ class LayoutWidget:
         self.controls: dict[str, Any] = {
             "arch": W.Dropdown(options=list(layouts.archs()), value=arch.name,
                                description="arch", **dd),
-            "wave_size": W.ToggleButtons(options=list(arch.wave_sizes), value=ins.wave_size,
-                                         description="wave", style={"button_width": "48px"}),
+            "wave_size": _toggles(W, list(arch.wave_sizes), ins.wave_size, "wave", 48),
             "instruction": W.Dropdown(options=layouts.names(arch.name, wave_size=ins.wave_size),
                                       value=ins.name, description="instruction",
                                       layout=W.Layout(width="420px")),
-            "operand": W.ToggleButtons(options=["A", "B", "C", "D"], value=explorer.operand,
-                                       description="operand", style={"button_width": "36px"}),
-            "color_by": W.ToggleButtons(options=list(_COLOR_BY), value=explorer.color_by,
-                                        description="colour by",
-                                        style={"button_width": "72px"}),
+            "operand": _toggles(W, ["A", "B", "C", "D"], explorer.operand, "operand", 36),
+            "color_by": _toggles(W, list(_COLOR_BY), explorer.color_by, "colour by", 72),
             "lane": W.Dropdown(options=self._lane_options(ins.wave_size),
                                value=-1 if explorer.lane is None else explorer.lane,
                                description="lane", layout=W.Layout(width="160px")),
@@ -114,21 +124,19 @@ class LayoutWidget:
                                layout=W.Layout(width="140px")),
             "blgp": W.Dropdown(options=[0], value=0, description="BLGP",
                                layout=W.Layout(width="140px")),
-            "opsel": W.ToggleButtons(options=[("low", 0), ("high", 4)], value=0,
-                                     description="OPSEL (C/D halves)",
-                                     style={"button_width": "56px", "description_width": "auto"}),
+            "opsel": _toggles(W, [("low", 0), ("high", 4)], 0, "OPSEL (C/D halves)", 56),
         }
         self.info = W.HTML()
         self.modifier_box = W.HBox([])
+        self._modifier_widgets = {
+            "cbsz": self.controls["cbsz"], "abid": self.controls["abid"],
+            "blgp": self.controls["blgp"],
+            "opsel": _labelled(W, "OPSEL (C/D halves)", self.controls["opsel"])}
         self.figures = LayoutFigures()
         self.ins = ins
         self.placement = explorer.placement
         self._fill_modifiers(explorer.modifiers)
         c = self.controls
-        self.box = W.VBox([
-            W.HBox([c["arch"], c["wave_size"], c["instruction"]]),
-            W.HBox([c["operand"], c["color_by"], c["lane"]]),
-            self.modifier_box, self.info, bokeh_pane(self.figures.layout)])
         for name, handler in (("arch", self._on_arch), ("wave_size", self._on_wave),
                               ("instruction", self._on_instruction), ("operand", self._on_operand),
                               ("cbsz", self._on_cbsz)):
@@ -138,7 +146,14 @@ class LayoutWidget:
         c["lane"].observe(self._on_lane, names="value")
         self.figures.source.selected.on_change("indices", self._on_selection)
         self._quiet = False
+        # Fill the figures before wrapping them: BokehModel snapshots the document when it is
+        # created, and patches sent before the browser has a view for it are lost.
         self.recompute()
+        self.box = W.VBox([
+            W.HBox([c["arch"], _labelled(W, "wave", c["wave_size"]), c["instruction"]]),
+            W.HBox([_labelled(W, "operand", c["operand"]),
+                    _labelled(W, "colour by", c["color_by"]), c["lane"]]),
+            self.modifier_box, self.info, bokeh_pane(self.figures.layout)])
 
     # -- ipywidgets display -------------------------------------------------------------------
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
@@ -173,8 +188,8 @@ class LayoutWidget:
             c[name].value = getattr(mods, name) if getattr(mods, name) in values else 0
         c["opsel"].value = mods.opsel if "opsel" in legal else 0
         self._quiet = quiet
-        self.modifier_box.children = [c[name] for name in ("cbsz", "abid", "blgp", "opsel")
-                                      if name in legal]
+        self.shown_modifiers = [n for n in ("cbsz", "abid", "blgp", "opsel") if n in legal]
+        self.modifier_box.children = [self._modifier_widgets[n] for n in self.shown_modifiers]
 
     # -- observers ------------------------------------------------------------------------------
     def _on_arch(self, change: Any) -> None:
