@@ -32,7 +32,6 @@ ARCH = "gfx942"
 EMITTED = probes.emitted(ARCH)
 
 
-
 def _cases() -> list:
     """(instruction, device) pairs: the emulator, plus every gfx942 GPU cupy's ROCm build sees
     (there the test is a hardware proof of the catalog)."""
