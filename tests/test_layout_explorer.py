@@ -255,3 +255,10 @@ def test_load_bokehjs_publishes_the_load_script_once(monkeypatch):
     assert len(sent) == 2
     js = sent[0]["application/vnd.bokehjs_load.v0+json"]
     assert "Bokeh" in js and "cdn.bokeh.org" not in js and len(js) > 500_000  # inline, offline
+
+
+def test_widget_info_names_the_active_modifier():
+    w = wb.layout("v_mfma_f64_16x16x4_f64", arch="gfx942", operand="C").widget()
+    w.controls["blgp"].value = 4  # CDNA3 f64: BLGP bit 2 negates C (facts §1.4)
+    assert "BLGP=4 negates C (C is negated)" in w.info.value
+    assert "BLGP=4 negates C" in layout("v_mfma_f64_16x16x4_f64", "gfx942", "C", blgp=4).text()

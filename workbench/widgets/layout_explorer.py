@@ -15,7 +15,7 @@ from ..arch import get as get_arch
 from ..layouts import MatrixInstruction
 from .base import InteractiveView, bokeh_pane, esc, in_kernel, wrap
 from .layout_data import Modifiers, facts, lane_words, legal_modifiers, placement
-from .layout_static import layout_html, layout_text
+from .layout_static import layout_html, layout_text, modifier_note
 
 __all__ = ["LayoutExplorer", "layout"]
 
@@ -60,7 +60,8 @@ def layout(instruction: str | MatrixInstruction = "v_mfma_f32_16x16x16_bf16",
     ``instruction`` is a mnemonic (or LLVM alias) looked up with ``workbench.layouts.get`` on
     ``arch``/``wave_size``, or a MatrixInstruction. ``cbsz``/``abid`` (operand A), ``blgp``
     (operand B; every operand for CDNA3 f64) and ``opsel`` (RDNA3 16-bit C/D: 0 or 4) must be
-    legal for the instruction. ``lane`` highlights one lane's elements."""
+    legal for the instruction. ``lane`` highlights one lane's elements; ``color_by`` ('lane' or
+    'register') colours the live view's matrix (the static table is coloured by lane)."""
     if isinstance(instruction, MatrixInstruction):
         ins = instruction
     else:
@@ -71,9 +72,11 @@ def layout(instruction: str | MatrixInstruction = "v_mfma_f32_16x16x16_bf16",
 
 def _info_html(explorer_ins: MatrixInstruction, p: Any, lane: int | None) -> str:
     rows = "".join(f"<tr><th>{esc(k)}</th><td>{esc(v)}</td></tr>" for k, v in facts(explorer_ins))
+    note = modifier_note(p)
+    note = f"<div>{esc(note)}</div>" if note else ""
     sel = f"<div>{esc(lane_words(p, lane))}</div>" if lane is not None else \
         '<div class="muted">click a cell (or pick a lane) to highlight a lane</div>'
-    return wrap(f"<table>{rows}</table>{sel}")
+    return wrap(f"<table>{rows}</table>{note}{sel}")
 
 
 def _toggles(W: Any, options: list, value: Any, description: str, button_px: int) -> Any:

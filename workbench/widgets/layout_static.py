@@ -11,10 +11,10 @@ import numpy as np
 from .base import esc, wrap
 from .layout_data import Placement, dims, facts, lane_colors, lane_words, matrix_text, remaps
 
-__all__ = ["layout_html", "layout_text"]
+__all__ = ["layout_html", "layout_text", "modifier_note"]
 
 
-def _modifier_note(p: Placement) -> str:
+def modifier_note(p: Placement) -> str:
     """One sentence on what the active modifiers do to this operand ('' when none)."""
     m, ins = p.mods, p.ins
     notes = []
@@ -39,7 +39,7 @@ def layout_text(p: Placement, lane: int | None = None) -> str:
     width = max(len(k) for k, _ in facts(ins))
     head = [f"{ins.name} on {ins.arch}, operand {p.operand}"]
     head += [f"  {k.ljust(width)}  {v}" for k, v in facts(ins)]
-    note = _modifier_note(p)
+    note = modifier_note(p)
     if note:
         head.append(note)
     head.append(matrix_text(p))
@@ -159,7 +159,7 @@ def layout_html(p: Placement, lane: int | None = None) -> str:
     parts = [f"<div><b>{esc(ins.name)}</b> on {esc(ins.arch)}, operand <b>{op}</b>"
              f" ({esc(p.ins.dtype(op))})</div>",
              f'<table class="hwl" style="margin-bottom:4px">{info}</table>']
-    note = _modifier_note(p)
+    note = modifier_note(p)
     if note:
         parts.append(f"<div>{esc(note)}</div>")
     if lane is not None:
