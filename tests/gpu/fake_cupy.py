@@ -174,8 +174,9 @@ class FakeCupy(types.ModuleType):
         """Put this module in sys.modules as ``cupy`` for one test (and reset device caches)."""
         monkeypatch.setitem(sys.modules, "cupy", self)
         devices = importlib.import_module("workbench.runtime.devices")
-        devices._cupy_backend.cache_clear()
+        devices.reset()
         monkeypatch.setattr(devices, "_current", None)
+        monkeypatch.setattr(devices, "_made", {})
         return self
 
 

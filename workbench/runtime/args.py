@@ -261,3 +261,50 @@ def normalize_dims(value: Any, what: str) -> tuple[int, int, int]:
     if any(d < 1 for d in dims):
         raise LaunchError(f"{what} dimensions must be >= 1, got {dims}")
     return dims  # type: ignore[return-value]
+
+
+# ---------------------------------------------------------------------------------------------
+# Prebound launches: cheap per-call checks for a signature that already passed bind_args.
+
+DECLINE = object()  # a converter's answer when the value needs the full check (bind_args)
+
+
+def scalar_converter(bound: BoundArg):
+    """For a scalar that passed bind_args: value -> exactly typed scalar, or DECLINE.
+
+    Only plain Python ints/floats take the fast path (range-checked like bind_args); anything
+    else declines, so the full check runs and reports any error exactly as before.
+    """
+    dt = bound.dtype
+    if bound.kind != "scalar" or dt in ("bool", "bfloat16", None):
+        return None
+    ctor = np.dtype(dt).type
+    if dt in _INT_RANGES:
+        lo, hi = _INT_RANGES[dt]
+
+        def conv_int(v, ctor=ctor, lo=lo, hi=hi):
+            return ctor(v) if type(v) is int and lo <= v <= hi else DECLINE
+
+        return conv_int
+
+    def conv_float(v, ctor=ctor):
+        t = type(v)
+        return ctor(v) if t is float or t is int else DECLINE
+
+    return conv_float
+
+
+def array_checker(bound: BoundArg):
+    """For a buffer that passed bind_args: array -> True when it still has the same element
+    type object and is contiguous (what bind_args checks that can change between calls)."""
+    v = bound.value
+    dt = v.dtype
+    if isinstance(v, np.ndarray):
+        writable = bound.arg.is_const
+        return lambda a, dt=dt: (a.dtype is dt and a.flags.c_contiguous
+                                 and (writable or a.flags.writeable))
+    if _module_of(v) == "torch":
+        return lambda a, dt=dt: a.dtype is dt and a.is_contiguous()
+    if hasattr(type(v), "_c_contiguous"):  # cupy.ndarray keeps its contiguity as an attribute
+        return lambda a, dt=dt: a.dtype is dt and a._c_contiguous
+    return lambda a, dt=dt: a.dtype is dt and _contiguous(a)

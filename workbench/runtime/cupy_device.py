@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from .args import BoundArg
+from .args import DECLINE, BoundArg, array_checker, scalar_converter
 from .device import Dim3, LaunchResult
 from .errors import LaunchError
 from .marshal import check_layout, device_pointer, launch_values, scalar_value
@@ -150,6 +150,52 @@ class CupyDevice:
             return LaunchResult(info.name, self.name, grid, block, 0.0, None,
                                 {"staged": len(staged)})
         return LaunchResult(info.name, self.name, grid, block, 0.0, None, {})
+
+    def plan(self, kernel: Any, info: Any, grid: Dim3, block: Dim3, args: Sequence[BoundArg],
+             *, dynamic_lds: int = 0) -> Any:
+        """A prebound launcher for one kernel, configuration and set of argument types, made
+        after a fully checked launch (Kernel keeps it per launcher and argument types).
+
+        Per call it only re-checks what can change: each array's dtype object, contiguity and
+        GPU residence, each scalar's type and range; on any doubt it returns None and the
+        caller takes the full path, whose errors are unchanged. Host arrays (staged copies)
+        and several GPUs always take the full path.
+        """
+        hit = self._functions.get((id(kernel.module), info.symbol))
+        if self._multi_gpu or hit is None or hit[0]() is not kernel.module:
+            return None
+        fn = hit[1]
+        convs = []
+        for b in args:
+            if b.kind != "buffer":
+                conv = scalar_converter(b)
+                if conv is None:
+                    return None
+                convs.append(conv)
+                continue
+            t, check = type(b.value), array_checker(b)
+            if t is self._ndarray:
+                convs.append(lambda a, ok=check: a if ok(a) else DECLINE)
+            elif t is self._tensor and b.value.is_cuda:
+                convs.append(lambda a, ok=check: np_uint64(a.data_ptr())
+                             if a.is_cuda and ok(a) else DECLINE)
+            else:
+                return None
+        convs_t, n, name, dev_name = tuple(convs), len(convs), info.name, self.name
+
+        def run(argv: tuple) -> LaunchResult | None:
+            if len(argv) != n:
+                return None
+            vals = []
+            for conv, a in zip(convs_t, argv):
+                v = conv(a)
+                if v is DECLINE:
+                    return None
+                vals.append(v)
+            fn(grid, block, tuple(vals), dynamic_lds, None)
+            return LaunchResult(name, dev_name, grid, block, 0.0, None, {})
+
+        return run
 
     def _values(self, args: Sequence[BoundArg]) -> tuple[tuple, list]:
         """The launch values and staged host copies: cupy arrays as themselves (cupy passes their

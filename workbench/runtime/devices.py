@@ -33,7 +33,19 @@ def _cupy_backend() -> tuple[str | None, int]:
     return ("rocm" if getattr(cupy.cuda.runtime, "is_hip", False) else "cuda"), n
 
 
+_made: dict[tuple[str, int], Device] = {}
+
+
 def _make(kind: str, index: int = 0) -> Device:
+    """The one Device object for (kind, index): kept, so its compiled-kernel cache and any
+    prebound launch plans are reused instead of rebuilt per launch."""
+    dev = _made.get((kind, index))
+    if dev is None:
+        dev = _made[(kind, index)] = _new_device(kind, index)
+    return dev
+
+
+def _new_device(kind: str, index: int) -> Device:
     if kind == "emulator":
         return importlib.import_module("workbench.runtime.emulator").EmulatorDevice()
     backend, count = _cupy_backend()
@@ -100,3 +112,13 @@ def set_device(spec: str | Device | None) -> Device:
     with _lock:
         _current = None if spec is None else parse_device(spec)
     return get_device()
+
+
+def reset() -> None:
+    """Forget what was discovered (cupy backend, device objects, the default): after cupy was
+    installed or replaced in this process."""
+    global _current
+    _cupy_backend.cache_clear()
+    _made.clear()
+    with _lock:
+        _current = None

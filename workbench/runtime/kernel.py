@@ -7,6 +7,7 @@ from typing import Any
 
 from ..codeobject import KernelInfo, Resources
 from ..compiler import Module
+from . import devices as _devices
 from .args import bind_args, normalize_dims
 from .device import Device, LaunchResult
 from .errors import LaunchError
@@ -27,6 +28,7 @@ class Kernel:
         # Launch hot-path memos: KernelInfo per device arch, configurations already checked.
         self._infos: dict[str | None, KernelInfo] = {}
         self._checked: set[tuple] = set()
+        self._launchers: dict[Any, _Launcher] = {}
         self.info()  # validate the name now, with the module's error message
 
     # -- inspection ------------------------------------------------------------------------
@@ -67,7 +69,16 @@ class Kernel:
 
     # -- launching -------------------------------------------------------------------------
     def __getitem__(self, config: tuple) -> _Launcher:
-        return _Launcher(self, config, self._device, trace=False)
+        # Launchers are kept per configuration so their prebound plans survive between calls.
+        try:
+            hit = self._launchers.get(config)
+        except TypeError:  # an unhashable config (lists): no memo, same checks
+            return _Launcher(self, config, self._device, trace=False)
+        if hit is None:
+            if len(self._launchers) >= _MAX_MEMO:
+                self._launchers.clear()
+            hit = self._launchers[config] = _Launcher(self, config, self._device, trace=False)
+        return hit
 
     @property
     def trace(self) -> _TraceLaunchers:
@@ -81,6 +92,11 @@ class Kernel:
     def launch(self, grid: Any, block: Any, *args: Any, device: Device | str | None = None,
                dynamic_lds: int = 0, trace: bool = False, **options: Any) -> LaunchResult:
         """Check everything the hardware would reject, then run on ``device``."""
+        return self._launch(grid, block, args, device, dynamic_lds, trace, options)[0]
+
+    def _launch(self, grid, block, args, device, dynamic_lds, trace, options):
+        """launch(), also returning what a prebound plan needs: (result, device, info, grid3,
+        block3, bound args)."""
         from .devices import get_device, parse_device
 
         dev = parse_device(device) if device is not None else (
@@ -100,7 +116,7 @@ class Kernel:
                             trace=trace, **options)
         if not result.seconds:
             result.seconds = time.perf_counter() - t0
-        return result
+        return result, dev, info, grid3, block3, bound
 
     def _info_for(self, dev: Device) -> KernelInfo:
         if dev.arch is None:  # not an AMD ISA device: any arch's metadata names the arguments
@@ -136,6 +152,9 @@ class Kernel:
                 "per workgroup")
 
 
+_MAX_MEMO = 32  # launchers per kernel / plans per launcher kept (varying grids stay bounded)
+
+
 class _Launcher:
     """The object ``kernel[grid, block]`` returns; calling it launches."""
 
@@ -148,11 +167,32 @@ class _Launcher:
         self.dynamic_lds = int(config[2]) if len(config) == 3 else 0
         self.device = device
         self.trace = trace
+        self._plans: dict[tuple, Any] = {}
 
     def __call__(self, *args: Any, **options: Any):
-        res = self.kernel.launch(self.grid, self.block, *args, device=self.device,
-                                 dynamic_lds=self.dynamic_lds, trace=self.trace, **options)
-        return res.trace if self.trace else res
+        if not options and not self.trace:
+            # Fast path: a plan the device prebound for this device and these argument types
+            # after a fully checked launch; it re-checks what can change per call and returns
+            # None (-> the full path below, with its errors) on any doubt.
+            dev = self.device if self.device is not None else _devices._current
+            plan = self._plans.get((dev, *map(type, args)))
+            if plan is not None:
+                res = plan(args)
+                if res is not None:
+                    return res
+        res, dev, info, grid3, block3, bound = self.kernel._launch(
+            self.grid, self.block, args, self.device, self.dynamic_lds, self.trace, options)
+        if self.trace:
+            return res.trace
+        make = getattr(dev, "plan", None)
+        if make is not None and not options:
+            plan = make(self.kernel, info, grid3, block3, bound, dynamic_lds=self.dynamic_lds)
+            if plan is not None:
+                if len(self._plans) >= _MAX_MEMO:
+                    self._plans.clear()
+                key_dev = self.device if self.device is not None else dev
+                self._plans[(key_dev, *map(type, args))] = plan
+        return res
 
 
 class _TraceLaunchers:

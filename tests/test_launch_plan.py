@@ -1,0 +1,93 @@
+"""Prebound launch plans: after one fully checked launch, repeated ``kernel[grid, block](...)``
+calls skip the full argument binding, yet every error is still reported exactly as before.
+
+These run CudaDevice against the stand-in cupy of tests/gpu/fake_cupy.py (no GPU here), so the
+names say so; the real launch-overhead figure is measured by tests/gpu/verify_cuda.py on a GPU.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from gpu.fake_cupy import FakeCupy
+
+import workbench as wb
+from workbench.runtime import Kernel, LaunchError
+from workbench.runtime import kernel as kernel_mod
+from workbench.runtime.cuda import CudaDevice
+
+ADD = """extern "C" __global__ void add(const float* x, const float* y, float* out, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) out[i] = x[i] + y[i];
+}
+"""
+
+
+@pytest.fixture
+def setup(monkeypatch):
+    calls = []
+
+    def add_ref(mem, grid, block, x, y, out, n):
+        calls.append(int(n))
+        m = int(n)
+        mem.view(int(out), np.float32, m)[:] = (mem.view(int(x), np.float32, m)
+                                                + mem.view(int(y), np.float32, m))
+
+    fake = FakeCupy(hip=False, name="Fake NVIDIA", kernels={"add": add_ref}).install(monkeypatch)
+    binds = []
+    real_bind = kernel_mod.bind_args
+    monkeypatch.setattr(kernel_mod, "bind_args",
+                        lambda info, args: binds.append(1) or real_bind(info, args))
+    k = Kernel(wb.compile(ADD), "add").on(CudaDevice(0))
+    return fake, k, calls, binds
+
+
+def _dev(fake, host):
+    return fake.asarray(host)  # a stand-in cupy device array
+
+
+def test_repeated_launch_uses_the_plan_with_fake_cupy_no_gpu(setup):
+    fake, k, calls, binds = setup
+    x = _dev(fake, np.arange(8, dtype=np.float32))
+    out = _dev(fake, np.zeros(8, np.float32))
+    for n in (8, 5, 8):
+        k[1, 32](x, x, out, n)
+    assert calls == [8, 5, 8]
+    assert len(binds) == 1  # only the first launch took the full path
+    np.testing.assert_array_equal(out.get(), 2 * np.arange(8, dtype=np.float32))
+    res = k[1, 32](x, x, out, 8)
+    assert (res.kernel, res.grid, res.block) == ("add", (1, 1, 1), (32, 1, 1))
+
+
+@pytest.mark.parametrize("bad, message", [
+    (lambda fake: (_dev(fake, np.zeros(8)), 8), "expects float32 elements, got a float64"),
+    (lambda fake: (_dev(fake, np.zeros(8, np.float32)), 2**31), "must be in [-2147483648"),
+    (lambda fake: (_dev(fake, np.zeros(8, np.float32)), 2.5), "needs an integer, got 2.5"),
+])
+def test_errors_unchanged_after_a_plan_exists_with_fake_cupy_no_gpu(setup, bad, message):
+    fake, k, calls, binds = setup
+    x = _dev(fake, np.zeros(8, np.float32))
+    k[1, 32](x, x, x, 8)  # makes the plan
+    y, n = bad(fake)
+    with pytest.raises(LaunchError, match=message.replace("[", r"\[")):
+        k[1, 32](y, x, x, n)
+    assert calls == [8]  # the bad launch never ran
+
+
+def test_non_contiguous_declines_to_full_check_with_fake_cupy_no_gpu(setup):
+    fake, k, calls, binds = setup
+    x = _dev(fake, np.zeros(8, np.float32))
+    k[1, 32](x, x, x, 8)
+    x.flags = {"C_CONTIGUOUS": False, "F_CONTIGUOUS": False}
+    with pytest.raises(LaunchError, match="must be contiguous"):
+        k[1, 32](x, x, x, 8)
+
+
+def test_host_arrays_keep_the_staging_path_with_fake_cupy_no_gpu(setup):
+    fake, k, calls, binds = setup
+    x = np.arange(8, dtype=np.float32)
+    out = np.zeros(8, np.float32)
+    for _ in range(2):
+        k[1, 32](x, x, out, 8)
+    np.testing.assert_array_equal(out, 2 * x)  # copied back each time: no plan for host arrays
+    assert len(binds) == 2
