@@ -32,6 +32,11 @@ class Device(Protocol):
         """Run one launch; outputs are written back into the argument arrays in place."""
         ...
 
+    # Optional: ``plan(kernel, info, grid, block, args, *, dynamic_lds=0)`` -> a callable
+    # ``run(argv) -> LaunchResult | None`` prebound after a fully checked launch, or None.
+    # Kernel keeps one per launcher and argument types; ``run`` must return None (never raise
+    # a different error) whenever an argument needs the full checks of ``bind_args``.
+
 
 @dataclass
 class LaunchResult:
