@@ -186,6 +186,12 @@ _RDNA_COMMON = dict(
     has_fp8_fnuz=False,
 )
 
+# The RDNA VGPR file and allocation granule follow one feature (FACTS §4.1, BASEINFO
+# getTotalNumVGPRs / getVGPRAllocGranule): with allocate1_5xvgprs (ZIG) 1536 (w32) / 768 (w64)
+# VGPRs in granules of 24 / 12; without it (GFX10.3+) 1024 / 512 in granules of 16 / 8.
+_VGPRS_1_5X = dict(vgpr_file=((32, 1536), (64, 768)), vgpr_granules=((32, 24), (64, 12)))
+_VGPRS_GFX10_3 = dict(vgpr_file=((32, 1024), (64, 512)), vgpr_granules=((32, 16), (64, 8)))
+
 
 def _peaks(cus: int | None, clock: float | None, per_clk: Mapping[str, int | None],
            published: Mapping[str, float | None]) -> Mapping[str, float | None]:
@@ -299,11 +305,9 @@ _ARCH_LIST = [
         cu_count=80,  # SPECS (2024 copy of gpu-arch-specs.rst): RX 6900 XT 80 CUs, gfx1030
         clock_ghz=2.25,  # [3rd-party] AMD product table quoted by wccftech/hardforum: 2250 MHz
         memory_bandwidth_gbs=512.0,  # [3rd-party] same sources: 256-bit GDDR6, 512 GB/s
-        # BASEINFO getTotalNumVGPRs: GFX10+ without allocate1_5xvgprs: 1024 (w32) / 512 (w64)
-        # (FACTS §4.1, same rule as gfx1102). Cross-check: SPECS VGPR file 256 KiB per CU =
-        # 2 SIMDs x 1024 x 32 lanes x 4 B [derived].
-        vgpr_file=((32, 1024), (64, 512)),
-        vgpr_granules=((32, 16), (64, 8)),  # BASEINFO getVGPRAllocGranule: GFX10.3+ 16 / 8
+        # No allocate1_5xvgprs (FACTS §4.1, same rule as gfx1102). Cross-check: SPECS VGPR file
+        # 256 KiB per CU = 2 SIMDs x 1024 x 32 lanes x 4 B [derived].
+        **_VGPRS_GFX10_3,
         has_wmma=False,  # WMMA arrives with RDNA3 (FACTS §2)
         has_ocp_fp8=False,
         elf_mach=0x36,  # READELF: e_flags 0x36 for gfx1030
@@ -325,8 +329,7 @@ _ARCH_LIST = [
         cu_count=96,  # SPECS / FACTS §6
         clock_ghz=2.5,  # FACTS §6 [3rd-party]: ~2.5 GHz boost
         memory_bandwidth_gbs=960.0,  # FACTS §6 [3rd-party]
-        vgpr_file=((32, 1536), (64, 768)),  # FACTS §4.1: 1.5x VGPR part (ZIG allocate1_5xvgprs)
-        vgpr_granules=((32, 24), (64, 12)),  # FACTS §4.1: BASEINFO 24 / 12 on 1.5x parts
+        **_VGPRS_1_5X,  # FACTS §4.1: 1.5x VGPR part (ZIG allocate1_5xvgprs)
         has_wmma=True,  # FACTS §2.1
         has_ocp_fp8=False,  # FACTS §6: no fp8 WMMA on RDNA3
         elf_mach=0x41,  # FACTS §5.5; READELF 0x41
@@ -346,8 +349,7 @@ _ARCH_LIST = [
         cu_count=32,  # SPECS: RX 7600 32 CUs, gfx1102
         clock_ghz=2.655,  # [3rd-party] AMD launch figures via propakistani.pk: 2655 MHz boost
         memory_bandwidth_gbs=288.0,  # [3rd-party] same: 18 Gbps x 128-bit = 288 GB/s
-        vgpr_file=((32, 1024), (64, 512)),  # FACTS §4.1 gfx1102 column (no 1.5x feature)
-        vgpr_granules=((32, 16), (64, 8)),  # FACTS §4.1
+        **_VGPRS_GFX10_3,  # FACTS §4.1 gfx1102 column (no 1.5x feature)
         has_wmma=True,  # FACTS §2.1 (gfx1100-1103)
         has_ocp_fp8=False,
         elf_mach=0x47,  # FACTS §5.5; READELF 0x47
@@ -364,8 +366,7 @@ _ARCH_LIST = [
         cu_count=40,  # SPECS: Ryzen AI Max+ 395 / Radeon 8060S, 40 CUs, gfx1151
         clock_ghz=2.9,  # [3rd-party] fpsbench.com Radeon 8060S: 2900 MHz boost
         memory_bandwidth_gbs=None,  # shared LPDDR5X; no authoritative figure found
-        vgpr_file=((32, 1536), (64, 768)),  # FACTS §4.1: ZIG allocate1_5xvgprs; SPECS 768 KiB
-        vgpr_granules=((32, 24), (64, 12)),  # FACTS §4.1 (1.5x parts)
+        **_VGPRS_1_5X,  # FACTS §4.1: ZIG allocate1_5xvgprs; SPECS 768 KiB
         has_wmma=True,  # CALC covers gfx1150-1153 as RDNA3 WMMA (FACTS §2.1)
         has_ocp_fp8=False,
         elf_mach=0x4A,  # FACTS §5.5; READELF 0x4A
@@ -382,8 +383,7 @@ _ARCH_LIST = [
         cu_count=64,  # SPECS: RX 9070 XT 64 CUs, gfx1201
         clock_ghz=2.97,  # FACTS §6 [3rd-party]: multiplayer.it, 2970 MHz boost
         memory_bandwidth_gbs=640.0,  # FACTS §6 [3rd-party]: 20 Gbps x 256-bit
-        vgpr_file=((32, 1536), (64, 768)),  # FACTS §4.1 (gfx1200/1201 1.5x); SPECS 768 KiB
-        vgpr_granules=((32, 24), (64, 12)),  # FACTS §4.1
+        **_VGPRS_1_5X,  # FACTS §4.1 (gfx1200/1201 allocate1_5xvgprs); SPECS 768 KiB
         has_wmma=True,  # FACTS §2.2
         # FACTS §2.2: fp8/bf8 WMMA on RDNA4; ROCm precision-support page lists OCP FP8 (not
         # FNUZ) for gfx12 (FACTS web-page list).
