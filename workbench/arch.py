@@ -192,6 +192,11 @@ _RDNA_COMMON = dict(
 _VGPRS_1_5X = dict(vgpr_file=((32, 1536), (64, 768)), vgpr_granules=((32, 24), (64, 12)))
 _VGPRS_GFX10_3 = dict(vgpr_file=((32, 1024), (64, 512)), vgpr_granules=((32, 16), (64, 8)))
 
+# RDNA3 / RDNA3.5 rates, one WMMA set (CALC, FACTS §2.1): f16/bf16/iu8 WMMA 1024 FLOP/WGP/clk =
+# 512 per CU; FP32 vector [derived] 64 lanes x FMA = 128 per CU (VOPD dual issue can double it).
+_RDNA3_FLOPS_PER_CU_PER_CLOCK = {"fp32_vector": 128, "fp32_matrix": None, "fp16": 512,
+                                 "bf16": 512, "fp8": None, "int8": 512}
+
 
 def _peaks(cus: int | None, clock: float | None, per_clk: Mapping[str, int | None],
            published: Mapping[str, float | None]) -> Mapping[str, float | None]:
@@ -333,10 +338,7 @@ _ARCH_LIST = [
         has_wmma=True,  # FACTS §2.1
         has_ocp_fp8=False,  # FACTS §6: no fp8 WMMA on RDNA3
         elf_mach=0x41,  # FACTS §5.5; READELF 0x41
-        # CALC (FACTS §2.1): f16/bf16/iu8 WMMA 1024 FLOP/WGP/clk = 512 per CU; FP32 vector
-        # [derived] 64 lanes x FMA = 128 per CU (VOPD dual issue can double it).
-        flops_per_cu_per_clock={"fp32_vector": 128, "fp32_matrix": None, "fp16": 512,
-                                "bf16": 512, "fp8": None, "int8": 512},
+        flops_per_cu_per_clock=_RDNA3_FLOPS_PER_CU_PER_CLOCK,
         # FACTS §6 [3rd-party]: ~122.8 TF FP16 (checks with 48 WGP x 1024 x 2.5 GHz).
         published_tflops={"fp16": 122.8},
         **_RDNA_COMMON,
@@ -353,8 +355,7 @@ _ARCH_LIST = [
         has_wmma=True,  # FACTS §2.1 (gfx1100-1103)
         has_ocp_fp8=False,
         elf_mach=0x47,  # FACTS §5.5; READELF 0x47
-        flops_per_cu_per_clock={"fp32_vector": 128, "fp32_matrix": None, "fp16": 512,
-                                "bf16": 512, "fp8": None, "int8": 512},  # as gfx1100 (CALC)
+        flops_per_cu_per_clock=_RDNA3_FLOPS_PER_CU_PER_CLOCK,
         **_RDNA_COMMON,
     ),
     # --------------------------------------------------------------------------------- RDNA3.5
@@ -370,8 +371,7 @@ _ARCH_LIST = [
         has_wmma=True,  # CALC covers gfx1150-1153 as RDNA3 WMMA (FACTS §2.1)
         has_ocp_fp8=False,
         elf_mach=0x4A,  # FACTS §5.5; READELF 0x4A
-        flops_per_cu_per_clock={"fp32_vector": 128, "fp32_matrix": None, "fp16": 512,
-                                "bf16": 512, "fp8": None, "int8": 512},  # as RDNA3 (CALC)
+        flops_per_cu_per_clock=_RDNA3_FLOPS_PER_CU_PER_CLOCK,  # CALC: gfx1150-1153 as RDNA3
         **_RDNA_COMMON,
     ),
     # ----------------------------------------------------------------------------------- RDNA4
