@@ -84,7 +84,8 @@ class Arch:
         """The wave size HIP compiles for by default on this target."""
         return self.default_wave_size
 
-    def _check_wave(self, wave_size: int | None) -> int:
+    def check_wave_size(self, wave_size: int | None) -> int:
+        """``wave_size``, or the default wave size for None; ValueError if the target lacks it."""
         ws = self.default_wave_size if wave_size is None else wave_size
         if ws not in self.wave_sizes:
             raise ValueError(
@@ -95,11 +96,11 @@ class Arch:
 
     def vgprs_per_simd(self, wave_size: int | None = None) -> int:
         """VGPRs (per lane) in one SIMD's register file for waves of `wave_size`."""
-        return dict(self.vgpr_file)[self._check_wave(wave_size)]
+        return dict(self.vgpr_file)[self.check_wave_size(wave_size)]
 
     def vgpr_granule(self, wave_size: int | None = None) -> int:
         """VGPR allocation granule for waves of `wave_size`."""
-        return dict(self.vgpr_granules)[self._check_wave(wave_size)]
+        return dict(self.vgpr_granules)[self.check_wave_size(wave_size)]
 
     @property
     def simds_per_workgroup_unit(self) -> int:

@@ -265,11 +265,6 @@ def _table(arch: str) -> tuple[MatrixInstruction, ...]:
     return ()
 
 
-def _arch(arch: str) -> tuple[str, int]:
-    a = get_arch(arch)  # raises a clear ValueError for unknown archs
-    return a.name, a.default_wave_size
-
-
 def archs() -> tuple[str, ...]:
     """Archs that have matrix instructions in this catalog."""
     return tuple(a for a in ARCHS if _family(a))
@@ -277,13 +272,9 @@ def archs() -> tuple[str, ...]:
 
 def instructions(arch: str = "gfx942", *, wave_size: int | None = None) -> list[MatrixInstruction]:
     """All catalog instructions of `arch` for one wave size (default: the arch's default)."""
-    name, default_ws = _arch(arch)
-    ws = default_ws if wave_size is None else wave_size
-    supported = get_arch(name).wave_sizes
-    if ws not in supported:
-        raise ValueError(f"wave_size={ws} is not supported on {name} (supported: "
-                         f"{', '.join(map(str, supported))})")
-    return [i for i in _table(name) if i.wave_size == ws]
+    a = get_arch(arch)  # raises a clear ValueError for unknown archs
+    ws = a.check_wave_size(wave_size)
+    return [i for i in _table(a.name) if i.wave_size == ws]
 
 
 def names(arch: str = "gfx942", *, wave_size: int | None = None) -> list[str]:
