@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from ..compiler import CompileError
-from .cupy_device import CupyDevice
+from .cupy_device import CupyDevice, line_directed_source
 from .errors import LaunchError
 
 INCLUDE_DIR = Path(__file__).resolve().parent.parent / "include_cuda"
@@ -121,8 +121,7 @@ def nvrtc_options(module: Any) -> tuple[tuple[str, ...], tuple[str, ...]]:
 
 def nvrtc_source(module: Any) -> str:
     """Prelude include, then the source under a #line so NVRTC errors cite cell lines."""
-    return (f'{PRELUDE}#line {int(getattr(module, "first_line", 1))} '
-            f'"{getattr(module, "filename", "cell")}"\n{module.source}')
+    return PRELUDE + line_directed_source(module)
 
 
 class CudaDevice(CupyDevice):

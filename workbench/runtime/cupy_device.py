@@ -41,6 +41,13 @@ class Prepared:
                       stream=stream)
 
 
+def line_directed_source(module: Any) -> str:
+    """The module's source under a ``#line`` directive naming its file and first line, so that
+    the runtime compilers (hiprtc, NVRTC) cite the user's lines in their errors."""
+    return (f'#line {int(getattr(module, "first_line", 1))} '
+            f'"{getattr(module, "filename", "cell")}"\n{module.source}')
+
+
 class CupyDevice:
     """Base of the cupy-backed devices; ``kind``/``arch``/``name`` are set by subclasses."""
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..arch import ARCHS, normalize_name
-from .cupy_device import CupyDevice
+from .cupy_device import CupyDevice, line_directed_source
 from .errors import LaunchError
 
 # ELF header of an AMDGPU code object (LLVM llvm/include/llvm/BinaryFormat/ELF.h, LLVM 19):
@@ -117,10 +117,7 @@ def hiprtc_options(module: Any, target: TargetId | str, opt_level: str = "-O3") 
     return tuple(opts)
 
 
-def hiprtc_source(module: Any) -> str:
-    """The module's source with a #line directive so hiprtc errors cite the user's lines."""
-    return (f'#line {int(getattr(module, "first_line", 1))} '
-            f'"{getattr(module, "filename", "cell")}"\n{module.source}')
+hiprtc_source = line_directed_source  # hiprtc takes the module's source as it is
 
 
 class RocmDevice(CupyDevice):
