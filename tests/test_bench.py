@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from gpu.fake_cupy import FakeCupy
+from gpu.nvidia import needs_nvidia_gpu
 
 import workbench as wb
 from workbench.runtime import Kernel, LaunchError
@@ -20,15 +21,6 @@ ADD = """extern "C" __global__ void add(const float* x, const float* y, float* o
     if (i < n) out[i] = x[i] + y[i];
 }
 """
-
-
-def _real_cuda_gpu() -> bool:
-    try:
-        import cupy
-
-        return (not cupy.cuda.runtime.is_hip) and cupy.cuda.runtime.getDeviceCount() > 0
-    except Exception:
-        return False
 
 
 @pytest.fixture(scope="module")
@@ -116,7 +108,7 @@ def test_bench_on_cuda_has_no_amd_peak_with_fake_cupy_cuda_build(monkeypatch, ad
 
 
 @pytest.mark.gpu
-@pytest.mark.skipif(not _real_cuda_gpu(), reason="needs cupy (CUDA build) and an NVIDIA GPU")
+@needs_nvidia_gpu
 def test_bench_times_a_real_kernel_on_nvidia_gpu(add_module):
     import cupy
 

@@ -13,6 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from gpu.fake_cupy import FakeCupy
+from gpu.nvidia import needs_nvidia_gpu
 
 import workbench as wb
 from workbench.compiler import CompileError
@@ -41,19 +42,6 @@ ADD = """extern "C" __global__ void add(const float* x, const float* y, float* o
     if (i < n) out[i] = x[i] + y[i];
 }
 """
-
-
-def _real_cuda_gpu() -> bool:
-    try:
-        import cupy
-
-        return (not cupy.cuda.runtime.is_hip) and cupy.cuda.runtime.getDeviceCount() > 0
-    except Exception:
-        return False
-
-
-gpu = pytest.mark.skipif(not _real_cuda_gpu(),
-                         reason="needs cupy (CUDA build) and an NVIDIA GPU; none here")
 
 
 def cuda_fake(monkeypatch, **kw) -> FakeCupy:
@@ -198,7 +186,7 @@ def _kernel(name: str, **kw) -> Kernel:
     return Kernel(_module(name, **kw), name).on("cuda")
 
 
-@gpu
+@needs_nvidia_gpu
 @pytest.mark.gpu
 def test_portable_kernels_match_torch_on_nvidia_gpu():
     import cupy
@@ -224,7 +212,7 @@ def test_portable_kernels_match_torch_on_nvidia_gpu():
     torch.testing.assert_close(ys, torch.softmax(xs, dim=1), rtol=1e-5, atol=1e-6)
 
 
-@gpu
+@needs_nvidia_gpu
 @pytest.mark.gpu
 def test_host_arrays_staged_and_written_back_on_nvidia_gpu():
     x = np.arange(1000, dtype=np.float32)
@@ -234,7 +222,7 @@ def test_host_arrays_staged_and_written_back_on_nvidia_gpu():
     assert res.stats == {"staged": 3}
 
 
-@gpu
+@needs_nvidia_gpu
 @pytest.mark.gpu
 def test_hip_warp_api_prelude_on_nvidia_gpu():
     import cupy
@@ -266,7 +254,7 @@ def test_hip_warp_api_prelude_on_nvidia_gpu():
     np.testing.assert_array_equal(lanes.get(), t % 32 + 100 + 1000 * (t < 32))
 
 
-@gpu
+@needs_nvidia_gpu
 @pytest.mark.gpu
 def test_template_kernel_and_amd_only_refusal_on_nvidia_gpu():
     import cupy
@@ -282,7 +270,7 @@ def test_template_kernel_and_amd_only_refusal_on_nvidia_gpu():
                                                          cupy.zeros(2, cupy.float32))
 
 
-@gpu
+@needs_nvidia_gpu
 @pytest.mark.gpu
 def test_dynamic_lds_over_48k_on_nvidia_gpu():
     import cupy
