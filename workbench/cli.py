@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import sys
 import time
 from collections.abc import Sequence
@@ -60,7 +59,7 @@ def _doctor(args: argparse.Namespace) -> int:
 
 def _compile(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     from . import compiler
-    from .arch import get as get_arch
+    from .compile_options import parse_archs, parse_defines
     from .toolchain import ToolchainError
 
     path = Path(args.file)
@@ -71,23 +70,16 @@ def _compile(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     except (OSError, UnicodeDecodeError) as e:
         return _usage(parser, f"cannot read {args.file}: {e}")
     if args.arch:
-        names = [a.strip() for a in args.arch.split(",") if a.strip()]
-        if not names:
-            return _usage(parser, "--arch needs at least one gfx target, e.g. --arch gfx942")
+        arch_text = args.arch
     else:
         from .doctor import rocm_gpu_arch
 
-        names = [rocm_gpu_arch() or "gfx942"]
+        arch_text = rocm_gpu_arch() or "gfx942"
     try:
-        archs = tuple(dict.fromkeys(get_arch(a).name for a in names))
+        archs = parse_archs(arch_text)
+        defines = parse_defines(args.defines)
     except ValueError as e:
-        return _usage(parser, f"--arch: {e}")
-    defines: dict[str, str | None] = {}
-    for item in args.defines:
-        name, eq, value = item.partition("=")
-        if not re.fullmatch(r"[A-Za-z_]\w*", name):
-            return _usage(parser, f"-D {item!r}: {name!r} is not a valid macro name")
-        defines[name] = value if eq else None
+        return _usage(parser, str(e))
     includes = [*args.includes, str(path.resolve().parent)]  # quoted includes beside the file
     options = ["-mwavefrontsize64"] if args.wave64 else []
     t0 = time.perf_counter()

@@ -23,8 +23,7 @@ from IPython.core.error import UsageError
 from IPython.core.magic import Magics, cell_magic, line_magic, magics_class
 from IPython.display import display
 
-from . import compiler
-from .arch import get as get_arch
+from . import compile_options, compiler
 from .compiler import CompileError
 from .toolchain import ToolchainError
 
@@ -78,27 +77,18 @@ def _hipkernel_parser() -> _Parser:
 
 def parse_defines(items: list[str]) -> dict[str, str | None]:
     """``["N=4", "FAST"]`` -> ``{"N": "4", "FAST": None}``, rejecting bad macro names."""
-    out: dict[str, str | None] = {}
-    for item in items:
-        name, eq, value = item.partition("=")
-        if not re.fullmatch(r"[A-Za-z_]\w*", name):
-            raise UsageError(f"-D {item!r}: {name!r} is not a valid macro name")
-        out[name] = value if eq else None
-    return out
+    try:
+        return compile_options.parse_defines(items)
+    except ValueError as e:
+        raise UsageError(str(e)) from None
 
 
 def parse_archs(text: str) -> tuple[str, ...]:
     """``"gfx942,gfx1100"`` -> validated arch names (UsageError naming an unknown one)."""
-    names = [a.strip() for a in text.split(",") if a.strip()]
-    if not names:
-        raise UsageError("--arch needs at least one gfx target, e.g. --arch gfx942")
-    out = []
-    for a in names:
-        try:
-            out.append(get_arch(a).name)
-        except ValueError as e:
-            raise UsageError(f"--arch: {e}") from None
-    return tuple(dict.fromkeys(out))
+    try:
+        return compile_options.parse_archs(text)
+    except ValueError as e:
+        raise UsageError(str(e)) from None
 
 
 _INCLUDE_RE = re.compile(r'^\s*#\s*include\s*[<"]([^">]+)[">]', re.M)
