@@ -179,17 +179,22 @@ class Layout:
         return str(self)
 
     def __str__(self) -> str:
-        sub = self.elems_per_reg > 1
-        fmt = "lane.reg.elem" if sub else "lane.reg"
+        fmt = "lane.reg.elem" if self.elems_per_reg > 1 else "lane.reg"
         lanes, reg, elem = self._placed
-        cells = np.char.add(np.char.add(lanes[0].astype(str), "."), reg.astype(str))
-        if sub:
+        head = [self.summary(), f"entries are {fmt}"
+                + (" (first copy; copies at lane +16·n)" if self.replicas > 1 else "")]
+        return "\n".join(head + self.grid_lines(lanes[0], reg, elem))
+
+    def grid_lines(self, lane: np.ndarray, reg: np.ndarray, elem: np.ndarray) -> list[str]:
+        """Slots [blocks, rows, cols] of this operand as ``lane.reg[.elem]`` tables, one per
+        block: the matrix ``print(layout)`` shows, for these or any other (remapped) slots."""
+        cells = np.char.add(np.char.add(lane.astype(str), "."), reg.astype(str))
+        if self.elems_per_reg > 1:
             cells = np.char.add(np.char.add(cells, "."), elem.astype(str))
         width = max(int(np.char.str_len(cells).max()), len(str(self.cols - 1)))
         rname, cname = self._dims()
-        lines = [self.summary(), f"entries are {fmt}"
-                 + (" (first copy; copies at lane +16·n)" if self.replicas > 1 else "")]
         rw = max(len(rname) + 1 + len(str(self.rows - 1)), 3)
+        lines = []
         for b in range(self.blocks):
             if self.blocks > 1:
                 lines.append(f"block {b}:")
@@ -199,4 +204,4 @@ class Layout:
             for r in range(self.rows):
                 lines.append(f"{r}".rjust(rw) + " " + " ".join(
                     cells[b, r, c].rjust(width) for c in range(self.cols)))
-        return "\n".join(lines)
+        return lines
