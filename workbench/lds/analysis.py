@@ -221,7 +221,7 @@ def _degrees(addr, ex, op, table):
 # ---------------------------------------------------------------------------------------------
 # Results
 # ---------------------------------------------------------------------------------------------
-def _bank_char(c: int) -> str:
+def bank_char(c: int) -> str:
     """Bank cell: '.' idle, 1-9, a-z for 10-35, '#' above."""
     if c == 0:
         return "."
@@ -361,7 +361,7 @@ class Access:
         lines.append(f"{'ph':>2} {'lanes':<{lane_w}} {'deg':>3}  banks 0..{self.banks - 1}")
         lines.append(f"{'':>2} {'':<{lane_w}} {'':>3}  {head}")
         for p in self.phases:
-            cells = "".join(_bank_char(c) for c in p.bank_dwords)
+            cells = "".join(bank_char(c) for c in p.bank_dwords)
             lines.append(f"{p.index:>2} {_ranges(p.lanes):<{lane_w}} {p.degree:>3}  {cells}")
         lines.append("cells: distinct dwords per bank ('.' idle, 1-9, a=10 .. z=35, '#' more)")
         lines.append(self.table.provenance())
