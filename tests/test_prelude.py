@@ -15,6 +15,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from ulp import signed_log_uniform, ulp_error
 
 import workbench
 from workbench.arch import get as get_arch
@@ -311,24 +312,14 @@ def _call(lib, name: str, *inputs: np.ndarray, outputs: int = 1) -> list[np.ndar
     return outs
 
 
-def _ulp_error(got: np.ndarray, ref: np.ndarray) -> np.ndarray:
-    """|got - ref| in units of the float32 spacing at the (float64) reference value."""
-    spacing = np.spacing(np.abs(ref).astype(np.float32)).astype(np.float64)
-    return np.abs(got.astype(np.float64) - ref) / spacing
-
-
-def _signed_log_uniform(rng, lo: float, hi: float, n: int) -> np.ndarray:
-    return np.exp(rng.uniform(np.log(lo), np.log(hi), n)) * rng.choice([-1.0, 1.0], n)
-
-
 def _trig_inputs() -> dict[str, np.ndarray]:
     rng = np.random.default_rng(1)
     near_multiples = np.float32(np.arange(1, 20000) * (np.pi / 2))  # worst cancellation
     return {
         "small": rng.uniform(-10, 10, 20000),
         "cody-waite": rng.uniform(-2.0**17, 2.0**17, 20000),
-        "payne-hanek": _signed_log_uniform(rng, 2.0**17, 3e38, 20000),
-        "tiny": _signed_log_uniform(rng, 1e-30, 1e-2, 5000),
+        "payne-hanek": signed_log_uniform(rng, 2.0**17, 3e38, 20000),
+        "tiny": signed_log_uniform(rng, 1e-30, 1e-2, 5000),
         "near k*pi/2": near_multiples,
         "switch": np.float32(2.0**17) * np.array([1 - 2**-24, 1, 1 + 2**-23, -1]),
     }
@@ -341,7 +332,7 @@ def test_trig_accuracy(host, name, ref, max_ulp):
     for label, x in _trig_inputs().items():
         x = x.astype(np.float32)
         (got,) = _call(host, name, x)
-        err = _ulp_error(got, ref(x.astype(np.float64)))
+        err = ulp_error(got, ref(x.astype(np.float64)))
         assert err.max() <= max_ulp, f"{name} {label}: {err.max():.2f} ulp at x={x[err.argmax()]!r}"
 
 
@@ -363,10 +354,10 @@ def test_sincos_matches_sin_and_cos(host):
 def test_tanh_accuracy(host):
     rng = np.random.default_rng(2)
     x = np.concatenate([rng.uniform(-12, 12, 20000), rng.uniform(-0.6, 0.6, 20000),
-                        _signed_log_uniform(rng, 1e-30, 1e-2, 5000),
+                        signed_log_uniform(rng, 1e-30, 1e-2, 5000),
                         [0.55, -0.55, 9.1, 9.0, 50.0, -50.0]]).astype(np.float32)
     (got,) = _call(host, "hipwb_tanhf", x)
-    err = _ulp_error(got, np.tanh(x.astype(np.float64)))
+    err = ulp_error(got, np.tanh(x.astype(np.float64)))
     assert err.max() <= 2.0, f"{err.max():.2f} ulp at x={x[err.argmax()]!r}"
     (special,) = _call(host, "hipwb_tanhf", np.array([np.inf, -np.inf, np.nan, -0.0]))
     assert special[0] == 1 and special[1] == -1 and np.isnan(special[2])
@@ -375,16 +366,16 @@ def test_tanh_accuracy(host):
 
 def test_pow_accuracy(host):
     rng = np.random.default_rng(3)
-    x = np.concatenate([np.abs(_signed_log_uniform(rng, 1e-3, 1e3, 30000)),
+    x = np.concatenate([np.abs(signed_log_uniform(rng, 1e-3, 1e3, 30000)),
                         rng.uniform(0.5, 2.0, 30000),  # large |y|: results near over/underflow
-                        -np.abs(_signed_log_uniform(rng, 1e-2, 1e2, 10000))])
+                        -np.abs(signed_log_uniform(rng, 1e-2, 1e2, 10000))])
     y = np.concatenate([rng.uniform(-12, 12, 30000), rng.uniform(-1000, 1000, 30000),
                         np.round(rng.uniform(-20, 20, 10000))])  # negative x: integer y
     x, y = x.astype(np.float32), y.astype(np.float32)
     ref = np.power(x.astype(np.float64), y.astype(np.float64))
     (got,) = _call(host, "hipwb_powf", x, y)
     finite = np.abs(ref) < np.finfo(np.float32).max
-    err = _ulp_error(got[finite], ref[finite])
+    err = ulp_error(got[finite], ref[finite])
     assert err.max() <= 2.0, f"{err.max():.2f} ulp"
     assert np.isinf(got[~finite]).all()
 
