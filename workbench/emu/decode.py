@@ -29,14 +29,77 @@ from .operands import OperandError, parse_operand, split_operands
 from .registry import BRANCH, Decoded, Exec, as_exec, lookup
 
 SUFFIXES = ("_e32", "_e64", "_dpp", "_sdwa")
-# VOP1/VOP2 instructions LLVM prints without an _e32 suffix (they have no VOP3 twin it names)
-BARE_VOP12 = {"v_nop", "v_clrexcp", "v_readfirstlane_b32", "v_accvgpr_mov_b32", "v_swap_b32",
-              "v_mov_b64"}
-# SOPP / SOPK mnemonics: their immediate is the SIMM16 field, never a literal dword
-SOPP_SOPK = ("s_cbranch", "s_branch", "s_waitcnt", "s_nop", "s_sleep", "s_setprio", "s_trap",
-             "s_sendmsg", "s_movk", "s_cmovk", "s_cmpk", "s_addk", "s_mulk", "s_getreg",
-             "s_setreg", "s_call", "s_endpgm", "s_barrier", "s_icache", "s_incperf",
-             "s_decperf", "s_ttrace", "s_set_gpr", "s_setkill", "s_sethalt")
+
+# ---- encoding formats from the first dword (CDNA3 ISA guide, chapter "Microcode Formats";
+# the same bit patterns are LLVM's SIInstrFormats.td / *Instructions.td Enc32/Enc64 fields)
+# name -> (mask, value, base length in dwords)
+FORMATS: tuple[tuple[str, int, int, int], ...] = (
+    ("SOP1", 0xFF800000, 0xBE800000, 1),   # [31:23] = 1_0111_1101
+    ("SOPC", 0xFF800000, 0xBF000000, 1),   # [31:23] = 1_0111_1110
+    ("SOPP", 0xFF800000, 0xBF800000, 1),   # [31:23] = 1_0111_1111
+    ("SOPK", 0xF0000000, 0xB0000000, 1),   # [31:28] = 1011 (after SOP1/SOPC/SOPP)
+    ("SOP2", 0xC0000000, 0x80000000, 1),   # [31:30] = 10
+    ("VOP1", 0xFE000000, 0x7E000000, 1),   # [31:25] = 011_1111
+    ("VOPC", 0xFE000000, 0x7C000000, 1),   # [31:25] = 011_1110
+    ("VOP2", 0x80000000, 0x00000000, 1),   # [31] = 0
+    ("VOP3P", 0xFF800000, 0xD3800000, 2),  # [31:23] = 1101_0011_1
+    ("VOP3", 0xFC000000, 0xD0000000, 2),   # [31:26] = 11_0100
+    ("VINTRP", 0xFC000000, 0xD4000000, 1),  # [31:26] = 11_0101
+    ("SMEM", 0xFC000000, 0xC0000000, 2),   # [31:26] = 11_0000
+    ("EXP", 0xFC000000, 0xC4000000, 2),    # [31:26] = 11_0001
+    ("DS", 0xFC000000, 0xD8000000, 2),     # [31:26] = 11_0110
+    ("FLAT", 0xFC000000, 0xDC000000, 2),   # [31:26] = 11_0111 (flat, global, scratch)
+    ("MUBUF", 0xFC000000, 0xE0000000, 2),  # [31:26] = 11_1000
+    ("MTBUF", 0xFC000000, 0xE8000000, 2),  # [31:26] = 11_1010
+    ("MIMG", 0xFC000000, 0xF0000000, 2),   # [31:26] = 11_1100
+)
+# Source-operand codes of the 32-bit formats (CDNA3 ISA "SSRC0/SRC0" operand table; LLVM
+# SIDefines.h): 255 = a 32-bit literal dword follows, 250 = DPP dword, 249 = SDWA dword.
+SRC_LITERAL, SRC_DPP, SRC_SDWA = 255, 250, 249
+# VOP2 opcodes whose encoding always carries the K literal (printed as an operand)
+K_LITERAL = {"v_fmamk_f32", "v_fmaak_f32", "v_madmk_f32", "v_madak_f32", "v_fmamk_f16",
+             "v_fmaak_f16", "v_madmk_f16", "v_madak_f16"}
+# which mnemonic prefixes belong to which format (a cross-check of the listing's text)
+_PREFIX_FORMAT = (("s_load", "SMEM"), ("s_store", "SMEM"), ("s_buffer", "SMEM"),
+                  ("s_dcache", "SMEM"), ("s_memtime", "SMEM"), ("s_memrealtime", "SMEM"),
+                  ("s_atomic", "SMEM"), ("s_scratch", "SMEM"), ("s_atc", "SMEM"),
+                  ("ds_", "DS"), ("global_", "FLAT"), ("flat_", "FLAT"), ("scratch_", "FLAT"),
+                  ("buffer_", "MUBUF"), ("tbuffer_", "MTBUF"))
+
+
+def encoding_format(word0: int) -> str:
+    """The microcode format of an instruction from its first dword."""
+    for name, mask, val, _n in FORMATS:
+        if word0 & mask == val:
+            return name
+    return "?"
+
+
+def encoded_words(mnemonic: str, words: tuple[int, ...]) -> tuple[str, int]:
+    """(format, length in dwords) that the encoding itself implies.
+
+    Why from the bits: the printed operands do not tell whether a value came from an inline
+    constant or a literal dword (LLVM prints a literal 0xffffffff on a 32-bit operand as ``-1``,
+    e.g. ``s_addc_u32 s7, s7, -1`` = ``8207ff07 ffffffff``), so the length must come from the
+    source fields: SOP1/SOP2/SOPC ssrc0/ssrc1 = 255, VOP1/VOP2/VOPC src0 = 255 add a literal
+    dword; src0 = 250 / 249 (DPP / SDWA) add the DPP / SDWA dword; SOPK s_setreg_imm32_b32 and
+    the VOP2 *mk/*ak opcodes carry a K literal; VOP3/VOP3P have no literal on gfx9 (CDNA3 ISA
+    "Microcode Formats", "Literal constants")."""
+    w = words[0]
+    fmt = encoding_format(w)
+    n = next(x[3] for x in FORMATS if x[0] == fmt) if fmt != "?" else len(words)
+    if fmt in ("SOP1", "SOP2", "SOPC"):
+        srcs = (w & 0xFF,) if fmt == "SOP1" else (w & 0xFF, (w >> 8) & 0xFF)
+        n += any(s == SRC_LITERAL for s in srcs)
+    elif fmt == "SOPK" and mnemonic == "s_setreg_imm32_b32":
+        n += 1
+    elif fmt in ("VOP1", "VOP2", "VOPC"):
+        src0 = w & 0x1FF
+        if src0 in (SRC_LITERAL, SRC_DPP, SRC_SDWA):
+            n += 1
+        elif fmt == "VOP2" and split_mnemonic(mnemonic)[0] in K_LITERAL:
+            n += 1
+    return fmt, n
 
 
 @dataclass
@@ -57,44 +120,6 @@ def split_mnemonic(m: str) -> tuple[str, str]:
         if m.endswith(s):
             return m[: -len(s)], s[1:]
     return m, ""
-
-
-def expected_words(mnemonic: str, encoding: str, has_literal: bool) -> set[int]:
-    """Encoding length (dwords) implied by a gfx9 mnemonic (CDNA3 ISA guide, "Microcode
-    formats": SOP*/VOP1/VOP2/VOPC 32-bit (+32-bit literal); VOP3/VOP3P/SMEM/DS/FLAT/MUBUF/DPP/
-    SDWA 64-bit; gfx9 VOP3 has no literal)."""
-    if encoding in ("e64", "dpp", "sdwa"):
-        return {2}
-    if encoding == "e32":
-        return {2} if has_literal else {1}
-    if mnemonic.startswith(("s_load", "s_store", "s_buffer", "s_dcache", "s_memtime",
-                            "s_memrealtime", "s_atc", "s_scratch", "s_atomic")):
-        return {2}
-    if mnemonic.startswith(("ds_", "global_", "flat_", "scratch_", "buffer_", "tbuffer_")):
-        return {2}
-    if mnemonic == "s_setreg_imm32_b32":
-        return {2}
-    if mnemonic.startswith(SOPP_SOPK):  # 16-bit immediates live in the instruction word
-        return {1}
-    if mnemonic.startswith("s_"):
-        return {2} if has_literal else {1}
-    if mnemonic in BARE_VOP12:
-        return {2} if has_literal else {1}
-    if mnemonic in ("v_fmamk_f32", "v_fmaak_f32", "v_madmk_f32", "v_madak_f32"):
-        return {2}  # VOP2 + the K literal
-    if lookup(mnemonic) is not None:
-        return {2}  # VOP3-only / VOP3P (v_mfma, v_pk_*, v_mad_u64_u32, ...): 64-bit
-    return {1, 2}  # no semantic: it raises UnknownInstruction if it ever executes
-
-
-def _has_literal(ops) -> bool:
-    for o in ops:
-        if o.kind == "imm" and not (-16 <= int(o.value) <= 64):
-            return True
-        if o.kind == "fimm" and abs(o.value) not in (0.5, 1.0, 2.0, 4.0) and not (
-                abs(abs(o.value) - 0.15915494309189535) < 1e-7):
-            return True
-    return False
 
 
 class Program:
@@ -126,7 +151,7 @@ class Program:
         self.decoded: list[Decoded] = []
         for ins, (_pos, ops, mods) in zip(self.insts, parsed):
             base, enc = split_mnemonic(ins.mnemonic)
-            check_length(ins, enc, ops)
+            check_length(ins, enc)
             d = Decoded(ins, ins.mnemonic, base, enc, ops, mods, self.info)
             self.decoded.append(d)
             self.execs.append(self._compile(d))
@@ -155,12 +180,38 @@ class Program:
             return _raiser(err)
 
 
-def check_length(ins: Any, enc: str, ops) -> None:
-    exp = expected_words(ins.mnemonic, enc, _has_literal(ops))
-    if len(ins.words) not in exp:
+def check_length(ins: Any, enc: str, ops=None) -> None:
+    """The listing's word count must equal the length the encoding bits imply, and the format
+    must fit the mnemonic (catches any parse/format mix-up between listing and decoder)."""
+    fmt, n = encoded_words(ins.mnemonic, ins.words)
+    why = None
+    if len(ins.words) != n:
+        why = f"its {fmt} encoding implies {n}"
+    elif enc == "e64" and fmt not in ("VOP3", "VOP3P"):
+        why = f"an _e64 mnemonic in a {fmt} encoding"
+    elif enc in ("e32", "dpp", "sdwa") and fmt not in ("VOP1", "VOP2", "VOPC"):
+        why = f"an _{enc} mnemonic in a {fmt} encoding"
+    elif enc == "dpp" and ins.words[0] & 0x1FF != SRC_DPP:
+        why = "a _dpp mnemonic without the DPP src0 code 250"
+    elif enc == "sdwa" and ins.words[0] & 0x1FF != SRC_SDWA:
+        why = "an _sdwa mnemonic without the SDWA src0 code 249"
+    else:
+        for p, f in _PREFIX_FORMAT:
+            if ins.mnemonic.startswith(p) and fmt != f:
+                why = f"a {p}* mnemonic in a {fmt} encoding"
+                break
+        else:
+            if ins.mnemonic.startswith("s_") and fmt not in (
+                    "SOP1", "SOP2", "SOPC", "SOPK", "SOPP", "SMEM"):
+                why = f"a scalar mnemonic in a {fmt} encoding"
+            elif ins.mnemonic.startswith("v_") and fmt not in (
+                    "VOP1", "VOP2", "VOPC", "VOP3", "VOP3P"):
+                why = f"a vector ALU mnemonic in a {fmt} encoding"
+    if why is not None:
         raise EmulatorError(
-            f"decode: `{ins.text}` at pc 0x{ins.addr:x} prints {len(ins.words)} encoding words but"
-            f" its format implies {sorted(exp)}; the listing and the decoder disagree")
+            f"decode: `{ins.text}` at pc 0x{ins.addr:x} prints {len(ins.words)} encoding words "
+            f"({' '.join(f'{x:08x}' for x in ins.words)}) but it is {why}; the listing and the "
+            f"decoder disagree")
 
 
 def _raiser(err: Exception) -> Exec:

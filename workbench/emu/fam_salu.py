@@ -9,6 +9,7 @@ import numpy as np
 
 from .common import need_no_mods
 from .errors import UnknownInstruction
+from .memory import CODE_BASE
 from .operands import sread32, sread64
 from .registry import INDIRECT, Decoded, Exec, semantic
 from .state import EXEC
@@ -370,10 +371,13 @@ class _ExecOp:
 _EXEC_OP = _ExecOp()
 
 
+# Program counters seen by the program are load addresses: the code object is mapped at
+# memory.CODE_BASE (elfmap), so PC-relative data addressing (s_getpc_b64 + offset) reaches its
+# .rodata/.data; jumps subtract the base again to find the instruction.
 @semantic("s_getpc_b64")
 def _build_getpc(d: Decoded):
     (dst,) = d.ops
-    nxt = d.addr + 4 * len(d.inst.words)  # address of the next instruction (CDNA3 ISA)
+    nxt = CODE_BASE + d.addr + 4 * len(d.inst.words)  # the next instruction (CDNA3 ISA)
     return lambda st, g: _w(st, g, dst, U64(nxt), True)
 
 
@@ -385,10 +389,10 @@ def _build_setpc(d: Decoded):
     else:
         dst, src = d.ops
     rs = sread64(src)
-    nxt = d.addr + 4 * len(d.inst.words)
+    nxt = CODE_BASE + d.addr + 4 * len(d.inst.words)
 
     def run(st, g):
-        tgt = np.broadcast_to(rs(st, g), (g.w,)).astype(I64)
+        tgt = (np.broadcast_to(rs(st, g), (g.w,)) - U64(CODE_BASE)).astype(I64)
         if dst is not None:
             _w(st, g, dst, U64(nxt), True)
         return tgt
@@ -400,7 +404,7 @@ def _build_call(d: Decoded):
     dst, _k = d.ops
     simm = d.inst.words[0] & 0xFFFF
     simm = simm - 0x10000 if simm & 0x8000 else simm
-    nxt = d.addr + 4 * len(d.inst.words)
+    nxt = CODE_BASE + d.addr + 4 * len(d.inst.words)
     tgt = d.addr + 4 + 4 * simm
 
     def run(st, g):

@@ -52,22 +52,82 @@ def _f64(x):
     return np.asarray(x, F64)
 
 
+def _sum_odd(p, c):
+    """p + c in float64 rounded to *odd* (inexact results take the neighbour with an odd last
+    bit), from TwoSum's exact error term. Rounding to odd in a format of >= p+2 bits and then
+    to nearest in p bits equals one rounding to nearest (Boldo & Melquiond, "Emulation of FMA
+    and correctly rounded sums: proved algorithms using rounding to odd", IEEE TC 57(4), 2008,
+    Thm. 1), which makes the f32/f16 FMAs below correctly rounded."""
+    with np.errstate(invalid="ignore", over="ignore"):
+        s = p + c
+        bb = s - p
+        err = (p - (s - bb)) + (c - bb)
+        fix = (err != 0) & np.isfinite(s) & ((np.asarray(s, F64).view(U64) & U64(1)) == 0)
+        if not np.any(fix):
+            return s
+        return np.where(fix, np.nextafter(s, np.where(err > 0, np.inf, -np.inf)), s)
+
+
 def fma32(a, b, c):
-    """f32 fused multiply-add: a*b is exact in f64 (48-bit product); the sum is rounded in f64
-    then to f32. This double rounding can differ from a true single rounding only when the f64
-    sum lies exactly halfway between two f32 values after its own rounding (rare); documented
-    deviation."""
-    return (_f64(a) * _f64(b) + _f64(c)).astype(F32)
-
-
-def fma64(a, b, c):
-    """f64 fma via long double (x87 80-bit on x86-64): not a single rounding; rare in kernels."""
-    ld = np.longdouble
-    return (np.asarray(a, ld) * np.asarray(b, ld) + np.asarray(c, ld)).astype(F64)
+    """f32 fused multiply-add with a single rounding: a*b is exact in f64 (48-bit product), the
+    sum is rounded to odd in f64 and then to nearest f32 (see ``_sum_odd``)."""
+    return _sum_odd(_f64(a) * _f64(b), _f64(c)).astype(F32)
 
 
 def fma16(a, b, c):
-    return (_f64(a) * _f64(b) + _f64(c)).astype(F16)
+    """f16 fma, single rounding: exact f64 product, f64 sum rounded to odd, then RNE to f16."""
+    return _sum_odd(_f64(a) * _f64(b), _f64(c)).astype(F16)
+
+
+_SPLIT = F64(134217729.0)  # 2^27 + 1: Veltkamp splitting constant for binary64
+
+
+def _two_prod(a, b):
+    """(p, e) with p = RN(a*b) and p + e = a*b exactly (Dekker), valid without over/underflow."""
+    p = a * b
+    t = a * _SPLIT
+    ah = t - (t - a)
+    al = a - ah
+    t = b * _SPLIT
+    bh = t - (t - b)
+    bl = b - bh
+    e = ((ah * bh - p) + ah * bl + al * bh) + al * bl
+    return p, e
+
+
+def fma64(a, b, c):
+    """f64 fused multiply-add with a single rounding (Boldo & Melquiond 2008, Algorithm
+    "emulated FMA"): exact product (p, e), (th, tl) = TwoSum(c, p), v = RO(tl + e),
+    result = RN(th + v). Where the error-free transforms could over/underflow (huge or tiny
+    operands, inf, NaN) it falls back to x87 long double, which is not a single rounding."""
+    a, b, c = (np.asarray(x, F64) for x in (a, b, c))
+    with np.errstate(all="ignore"):
+        p, e = _two_prod(a, b)
+        th = p + c
+        bb = th - c
+        tl = (c - (th - bb)) + (p - bb)
+        v = _sum_odd(tl, e)
+        r = np.asarray(th + v, F64)
+        aa, ab, ac = np.abs(a), np.abs(b), np.abs(c)
+        risky = ~(np.isfinite(r) & np.isfinite(p)) | (aa > 2.0**500) | (ab > 2.0**500) | (
+            ac > 2.0**1000) | ((p != 0) & (np.abs(p) < 2.0**-900)) | ((c != 0) & (ac < 2.0**-900))
+        if np.any(risky):
+            ld = np.longdouble
+            slow = (np.asarray(a, ld) * np.asarray(b, ld) + np.asarray(c, ld)).astype(F64)
+            r = np.where(risky, slow, r)
+    return r
+
+
+def mad32(a, b, c):
+    """V_MAD_F32 / V_MAC_F32: multiply then add with a rounding after each (not fused: LLVM
+    selects them only for ISD::FMAD, "a * b + c with intermediate rounding",
+    llvm/include/llvm/CodeGen/ISDOpcodes.h)."""
+    return (np.asarray(a, F32) * np.asarray(b, F32) + np.asarray(c, F32)).astype(F32)
+
+
+def mad16(a, b, c):
+    """V_MAD_F16 / V_MAC_F16: unfused like V_MAD_F32 (two roundings)."""
+    return (np.asarray(a, F16) * np.asarray(b, F16) + np.asarray(c, F16)).astype(F16)
 
 
 def fract(x, dt):
@@ -286,17 +346,21 @@ def div_fmas(a, b, c, vcc, dt):
 
 def div_fixup(s0, s1, s2, dt):
     """V_DIV_FIXUP: special cases of a/b (S1 = denominator, S2 = numerator, S0 = quotient
-    estimate): NaN propagation, 0/0 and inf/inf -> NaN, x/0 -> ±inf, x/inf -> ±0, else S0 with
-    the sign of S1*S2 (CDNA3 ISA V_DIV_FIXUP_F32)."""
+    estimate), first match wins (CDNA3 ISA V_DIV_FIXUP_F32 pseudocode): NaN S2 or S1 -> NaN;
+    0/0 and inf/inf -> NaN; S1 == 0 or |S2| == inf -> ±inf; |S1| == inf or S2 == 0 -> ±0;
+    else |S0| with the sign of S1*S2."""
     s0, s1, s2 = (np.asarray(v, dt) for v in (s0, s1, s2))
     sign = np.signbit(s1) ^ np.signbit(s2)
-    inf = dt(np.inf)
+    inf, zero = dt(np.inf), dt(0)
+    rules = (
+        (np.isnan(s2) | np.isnan(s1), dt(np.nan)),
+        (((s1 == 0) & (s2 == 0)) | (np.isinf(s1) & np.isinf(s2)), dt(np.nan)),
+        ((s1 == 0) | np.isinf(s2), np.where(sign, -inf, inf)),
+        (np.isinf(s1) | (s2 == 0), np.where(sign, -zero, zero)),
+    )
     r = np.where(sign, -np.abs(s0), np.abs(s0))
-    r = np.where(np.isinf(s1) & ~np.isinf(s2) & ~np.isnan(s2), np.where(sign, -dt(0), dt(0)), r)
-    r = np.where((s1 == 0) & (s2 != 0) & ~np.isnan(s2), np.where(sign, -inf, inf), r)
-    r = np.where(((s1 == 0) & (s2 == 0)) | (np.isinf(s1) & np.isinf(s2)), dt(np.nan), r)
-    r = np.where(np.isinf(s2) & ~np.isinf(s1) & ~np.isnan(s1), np.where(sign, -inf, inf), r)
-    r = np.where(np.isnan(s1) | np.isnan(s2), dt(np.nan), r)
+    for cond, val in reversed(rules):
+        r = np.where(cond, val, r)
     return r.astype(dt)
 
 
@@ -418,12 +482,14 @@ op("v_min_f32", "f32", "f32 f32", np.fmin)
 op("v_max3_f32", "f32", "f32 f32 f32", lambda a, b, c: np.fmax(np.fmax(a, b), c))
 op("v_min3_f32", "f32", "f32 f32 f32", lambda a, b, c: np.fmin(np.fmin(a, b), c))
 op("v_med3_f32", "f32", "f32 f32 f32", med3)
-op("v_fma_f32 v_mad_f32", "f32", "f32 f32 f32", fma32)
-op("v_fmac_f32 v_mac_f32", "f32", "f32 f32 f32", fma32, "acc")
+op("v_fma_f32", "f32", "f32 f32 f32", fma32)
+op("v_fmac_f32", "f32", "f32 f32 f32", fma32, "acc")
+op("v_mad_f32", "f32", "f32 f32 f32", mad32)
+op("v_mac_f32", "f32", "f32 f32 f32", mad32, "acc")
 # VOP2 with an inline literal K (operand order as printed: dst, src0, K, src1 / dst, src0,
 # src1, K): FMAMK D = S0 * K + S1, FMAAK D = S0 * S1 + K (CDNA3 ISA V_FMAMK_F32)
-op("v_fmamk_f32 v_madmk_f32", "f32", "f32 f32 f32", fma32)
-op("v_fmaak_f32 v_madak_f32", "f32", "f32 f32 f32", fma32)
+op("v_fmamk_f32 v_fmaak_f32", "f32", "f32 f32 f32", fma32)
+op("v_madmk_f32 v_madak_f32", "f32", "f32 f32 f32", mad32)
 op("v_ldexp_f32", "f32", "f32 i32", lambda a, e: np.ldexp(a, np.clip(e, -1000, 1000)).astype(F32))
 op("v_rcp_f32", "f32", "f32", lambda a: (F32(1) / a))  # HW: ≤1 ulp; we give correctly rounded
 op("v_rcp_iflag_f32", "f32", "f32", lambda a: (F32(1) / a))
@@ -479,6 +545,7 @@ op("v_div_fixup_f64", "f64", "f64 f64 f64", lambda a, b, c: div_fixup(a, b, c, F
 op("v_add_f64", "f64", "f64 f64", lambda a, b: a + b)
 op("v_mul_f64", "f64", "f64 f64", lambda a, b: a * b)
 op("v_fma_f64", "f64", "f64 f64 f64", fma64)
+op("v_fmac_f64", "f64", "f64 f64 f64", fma64, "acc")  # gfx90a+ VOP2 (LLVM VOP2Instructions.td)
 op("v_max_f64", "f64", "f64 f64", np.fmax)
 op("v_min_f64", "f64", "f64 f64", np.fmin)
 op("v_ldexp_f64", "f64", "f64 i32", lambda a, e: np.ldexp(a, np.clip(e, -3000, 3000)))
@@ -499,8 +566,10 @@ op("v_subrev_f16", "f16", "f16 f16", lambda a, b: b - a)
 op("v_mul_f16", "f16", "f16 f16", lambda a, b: a * b)
 op("v_max_f16", "f16", "f16 f16", np.fmax)
 op("v_min_f16", "f16", "f16 f16", np.fmin)
-op("v_fma_f16 v_mad_f16", "f16", "f16 f16 f16", fma16)
-op("v_fmac_f16 v_mac_f16", "f16", "f16 f16 f16", fma16, "acc")
+op("v_fma_f16", "f16", "f16 f16 f16", fma16)
+op("v_fmac_f16", "f16", "f16 f16 f16", fma16, "acc")
+op("v_mad_f16", "f16", "f16 f16 f16", mad16)
+op("v_mac_f16", "f16", "f16 f16 f16", mad16, "acc")
 op("v_max3_f16", "f16", "f16 f16 f16", lambda a, b, c: np.fmax(np.fmax(a, b), c))
 op("v_min3_f16", "f16", "f16 f16 f16", lambda a, b, c: np.fmin(np.fmin(a, b), c))
 op("v_med3_f16", "f16", "f16 f16 f16", med3)

@@ -18,6 +18,7 @@ import numpy as np
 from .abi import DISPATCH_PACKET_SIZE, QUEUE_SIZE, dispatch_packet, init_batch, waves_per_group
 from .coverage import record
 from .decode import Program
+from .elfmap import fill_image, load_image, map_image
 from .engine import Launch, run_batch
 from .errors import EmulatorError
 from .memory import Memory
@@ -75,11 +76,15 @@ def default_budget(n_waves: int) -> int:
 def execute(info: Any, listing: Any, grid: Sequence[int], block: Sequence[int],
             buffers: Sequence[Buffer], kernarg: Callable[[list[int], dict[str, int]], bytes],
             *, dynamic_lds: int = 0, trace: bool = False, budget: int | None = None,
-            max_ds_rows: int = DEFAULT_MAX_DS_ROWS, max_waves: int | None = None) -> EmuResult:
+            max_ds_rows: int = DEFAULT_MAX_DS_ROWS, max_waves: int | None = None,
+            elf: bytes | None = None) -> EmuResult:
     """Run ``info``'s code (``listing``) over the grid; buffers are updated in place.
 
     ``kernarg(addresses, hidden_pointers)`` returns the kernarg segment bytes given the emulated
     address of each buffer (same order) and the hidden pointers the emulator provides.
+    ``elf``: the code object's bytes; its loadable segments (constant tables, ``__device__``
+    data) are then mapped at ``memory.CODE_BASE`` (``elfmap``). Without it, a kernel that reads
+    such data faults with the address it tried.
     """
     t0 = time.perf_counter()
     if info.arch != "gfx942":
@@ -104,7 +109,11 @@ def execute(info: Any, listing: Any, grid: Sequence[int], block: Sequence[int],
     kreg = mem.add("<kernarg segment>", ksize, writable=False)
     dreg = mem.add("<dispatch packet>", DISPATCH_PACKET_SIZE, writable=False)
     qreg = mem.add("<queue>", QUEUE_SIZE, writable=False)
+    image = load_image(elf) if elf is not None else None
+    mapped = map_image(mem, image) if image is not None else []
     mem.finalize()
+    if image is not None:
+        fill_image(mem, mapped, image)
     for b, r in zip(buffers, regions):
         mem.view(r)[:] = b.data
     kbytes = bytes(kernarg([r.base for r in regions], {}))

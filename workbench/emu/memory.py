@@ -3,7 +3,10 @@
 Memory map: every launch buffer (arguments, kernarg segment, dispatch packet, queue) is copied
 into one host ``uint8`` heap and mapped at ``HEAP_BASE + offset``; buffers start 256-byte
 aligned and are separated by ``GUARD`` unmapped bytes, so an overrun of any buffer lands in a
-gap and faults instead of silently touching a neighbour. LDS lives per workgroup in the State
+gap and faults instead of silently touching a neighbour. The code object's loadable segments
+(``.rodata`` tables, ``__device__``/``__constant__`` data, see ``elfmap``) are regions at the
+fixed address ``CODE_BASE + vaddr`` (their bytes still live in the heap; a region maps its
+address range onto its heap range). LDS lives per workgroup in the State
 (``State.lds``) and scratch per lane (``State.scratch``); the flat apertures for them are in
 ``operands``.
 
@@ -19,6 +22,9 @@ from dataclasses import dataclass
 import numpy as np
 
 HEAP_BASE = 0x0000_7F00_0000_0000
+# Load address of the code object (its vaddr 0). Not 0, so that a null pointer still faults;
+# s_getpc_b64 / s_swappc_b64 / s_call_b64 return addresses in this range (fam_salu).
+CODE_BASE = 0x0000_7E00_0000_0000
 GUARD = 4096
 ALIGN = 256
 
@@ -33,6 +39,11 @@ class Region:
     offset: int  # into the heap
     writable: bool = True
 
+    @property
+    def delta(self) -> int:
+        """address - heap offset, for every byte of the region."""
+        return self.base - self.offset
+
 
 class Memory:
     """Buffers of a launch in one heap; call ``add`` for each, then ``finalize``."""
@@ -46,10 +57,14 @@ class Memory:
         self.bytes_read = 0
         self.bytes_written = 0
 
-    def add(self, name: str, size: int, writable: bool = True) -> Region:
+    def add(self, name: str, size: int, writable: bool = True, base: int | None = None
+            ) -> Region:
+        """Map ``size`` bytes at the next heap address, or at the fixed address ``base``."""
         size = int(size)
         off = self._next
-        r = Region(name, HEAP_BASE + off, size, off, writable)
+        if base is not None:  # same address and heap offset modulo 4 KiB: aligned views agree
+            off += (int(base) - off) % 4096
+        r = Region(name, HEAP_BASE + off if base is None else int(base), size, off, writable)
         self.regions.append(r)
         self._next = (off + max(size, 1) + GUARD + ALIGN - 1) // ALIGN * ALIGN
         return r
@@ -57,6 +72,10 @@ class Memory:
     def finalize(self) -> None:
         self.heap = np.zeros((self._next + 15) // 16 * 16, np.uint8)
         self.heap32 = self.heap.view(np.uint32)
+        self.regions.sort(key=lambda r: r.base)
+        for a, b in zip(self.regions, self.regions[1:]):
+            if a.base + a.size > b.base:
+                raise ValueError(f"emulator memory map: {a.name!r} overlaps {b.name!r}")
         self._bases = [r.base for r in self.regions]
 
     def view(self, r: Region) -> np.ndarray:
@@ -83,6 +102,12 @@ class Memory:
         return best, (addr - best.base) if best else 0
 
     def describe(self, addr: int, width: int) -> str:
+        if CODE_BASE <= addr < CODE_BASE + (1 << 32) and self.region_at(addr) is None:
+            if not any(CODE_BASE <= r.base < CODE_BASE + (1 << 32) for r in self.regions):
+                return (f"code object address (vaddr 0x{addr - CODE_BASE:x}) — this launch did "
+                        f"not map the code object's segments (workbench.emu.launch.execute "
+                        f"needs elf=)")
+            return f"vaddr 0x{addr - CODE_BASE:x} is outside the code object's loaded segments"
         r, off = self.nearest(addr)
         if r is None:
             return "no buffer is mapped"
@@ -113,7 +138,7 @@ class Memory:
             ok = r.base <= lo and hi <= r.base + r.size and (r.writable or not write)
         if not ok:
             self._fault(addr, mask, width, fault, write)
-        off = (addr - np.uint64(HEAP_BASE)).view(np.int64)
+        off = (addr - np.uint64(r.delta)).view(np.int64)
         if mask is not None:
             off = np.where(mask, off, 0)
         return off
