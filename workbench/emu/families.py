@@ -8,6 +8,7 @@ from __future__ import annotations
 from . import (  # noqa: F401
     fam_dot,
     fam_ds,
+    fam_fp8,
     fam_mfma,
     fam_salu,
     fam_smem,
