@@ -6,6 +6,7 @@ family").
 from __future__ import annotations
 
 from . import (  # noqa: F401
+    fam_buffer,
     fam_dot,
     fam_ds,
     fam_fp8,

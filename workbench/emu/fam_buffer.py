@@ -1,0 +1,234 @@
+"""MUBUF: buffer_load_* / buffer_store_* / buffer_atomic_* through a V# buffer resource.
+
+The resource (4 SGPRs, CDNA3 ISA "Buffer Resource" table; the same layout LLVM's
+``__builtin_amdgcn_make_buffer_rsrc(ptr, stride, num_records, flags)`` packs): dwords 0-1 bits
+[47:0] base address, [61:48] stride, [62] cache swizzle, [63] swizzle enable; dword 2
+num_records; dword 3 dst_sel/num_format/data_format/add_tid... (``flags``).
+
+Addressing and range check (raw buffers, stride 0 — what the clang builtins produce):
+``address = base + soffset + inst_offset + voffset`` (voffset = the VGPR with ``offen``);
+``inst_offset + voffset`` is range-checked against num_records and ``soffset`` is not (LLVM
+IntrinsicsAMDGPU.td / SIISelLowering.h: "offset (included in bounds checking and swizzling)",
+"soffset (excluded from bounds checking and swizzling)"). An access is in range when all its
+bytes lie below num_records; dwordx2/x3/x4 are checked per dword and atomics all or nothing
+(CDNA3 ISA "Range checking": "Load/store-Dword-x{2,3,4} range-check per component"; atomics
+"all or nothing"; LLVM AMDGPUUsage "Relaxed Buffer OOB Mode": each 32-bit word
+independently). Out-of-range reads return 0, out-of-range writes and atomics do nothing.
+In-range accesses are then bounds-checked against the launch's buffers like global accesses
+(a V# whose num_records exceeds its allocation faults, naming the buffer).
+
+Refused with a clear error instead of guessed: structured/swizzled resources (stride != 0,
+swizzle_en, add_tid_enable, ``idxen``), an invalid data format (V# dword 3 [18:15] == 0; the
+gfx9 untyped-buffer convention is 4 = 32-bit, e.g. flags 0x00020000 as CK sets on gfx9),
+``lds`` (load to LDS), ``tfe``/``lwe``, and format (buffer_load_format_*) opcodes.
+Atomics return the pre-op value into vdata when ``sc0`` (gfx940 spelling of GLC) is set.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .common import fault
+from .errors import EmulatorError, UnknownInstruction
+from .fam_vmem import KINDS
+from .memops import ATOMICS, atomic, gather, scatter
+from .operands import row_of, sread32
+from .registry import Decoded, semantic
+
+U32, U64, I64 = np.uint32, np.uint64, np.int64
+_CACHE = {"glc", "slc", "sc0", "sc1", "nt", "offset", "offen"}
+
+
+def _parse(d: Decoded, has_data_dst: bool):
+    for k in d.mods:
+        if k not in _CACHE:
+            raise UnknownInstruction(d.mnemonic, d.addr, d.inst.text, f"modifier {k}")
+    vdata, vaddr, srsrc, soff = d.ops
+    if srsrc.kind != "s" or srsrc.n != 4:
+        raise UnknownInstruction(d.mnemonic, d.addr, d.inst.text, "resource is not s[n:n+3]")
+    offen = bool(d.mods.get("offen"))
+    if offen != (vaddr.kind == "v"):
+        raise UnknownInstruction(d.mnemonic, d.addr, d.inst.text, "vaddr without offen")
+    return vdata, vaddr, srsrc, soff, offen
+
+
+def _rsrc_reader(d: Decoded, srsrc):
+    """(base [w] uint64, num_records [w] int64) of the group's waves; refuses V# modes that
+    are not modelled."""
+    s0 = srsrc.idx
+
+    def rd(st, g):
+        w0, w1, w2, w3 = (st.S[s0 + k, g.ix] for k in range(4))
+        base = w0.astype(U64) | ((w1 & U32(0xFFFF)).astype(U64) << U64(32))
+        stride = (w1 >> U32(16)) & U32(0x3FFF)
+        why = None
+        if (stride != 0).any():
+            why = f"stride {int(stride.max())} (structured buffers are not modelled)"
+        elif ((w1 >> U32(31)) != 0).any():
+            why = "swizzle_en set"
+        elif (((w3 >> U32(23)) & U32(1)) != 0).any():
+            why = "add_tid_enable set"
+        elif (((w3 >> U32(15)) & U32(0xF)) == 0).any():
+            why = ("data format 0 (BUF_DATA_FORMAT_INVALID) in V# dword 3; make_buffer_rsrc "
+                   "flags 0x00020000 (data format 32) is the gfx9 convention")
+        if why is not None:
+            raise EmulatorError(f"{d.mnemonic} at pc 0x{d.addr:x}: buffer resource "
+                                f"s[{s0}:{s0 + 3}] has {why}: `{d.inst.text}`")
+        return base, w2.astype(I64)
+    return rd
+
+
+def _offsets(d: Decoded, vaddr, soff, offen: bool):
+    """Reader of (checked offset [w,64] int64 = inst_offset + voffset, soffset [w,1] int64)."""
+    imm = int(d.mods.get("offset", 0))
+    rv = row_of(vaddr, d.kernel.n_vgpr) if offen else None
+    rs = sread32(soff)
+
+    def rd(st, g):
+        o = np.full((g.w, 64), imm, I64)
+        if rv is not None:
+            o = o + st.R[rv, g.ix].astype(I64)
+        s = np.broadcast_to(np.asarray(rs(st, g)).astype(I64), (g.w,))[:, None]
+        return o, s
+    return rd
+
+
+def _resolve(st, g, d, addr, mask, nbytes, write):
+    def f(bad, a, why):
+        fault(st, g, d, "global", bad, a, why, write)
+    off = st.mem.offsets(addr, mask, nbytes, f, write)
+    if st.trace is not None:
+        st.trace.global_io(int(mask.sum()) * nbytes, write)
+    return off
+
+
+def _components(nbytes: int) -> list[tuple[int, int]]:
+    """(byte offset, width) of each independently range-checked piece."""
+    return [(4 * k, min(4, nbytes - 4 * k)) for k in range((nbytes + 3) // 4)]
+
+
+def _build_load(d: Decoded):
+    kind = d.base[len("buffer_load_"):]
+    nbytes, signed, d16 = KINDS[kind]
+    vdata, vaddr, srsrc, soff, offen = _parse(d, True)
+    rsrc, offs = _rsrc_reader(d, srsrc), _offsets(d, vaddr, soff, offen)
+    row = row_of(vdata, d.kernel.n_vgpr)
+    comps = _components(nbytes)
+
+    def run(st, g):
+        em = st.EM[g.ix]
+        if not em.any():
+            return
+        base, nrec = rsrc(st, g)
+        o, s = offs(st, g)
+        for k, (co, w) in enumerate(comps):
+            ok = em & (o + co + w <= nrec[:, None])
+            addr = (base[:, None] + (s + o + co).astype(U64))
+            v = np.zeros((g.w, 64), U32)
+            if ok.any():
+                off = _resolve(st, g, d, addr, ok, w, False)
+                v = np.where(ok, gather(st.mem.heap, st.mem.heap32, off, w)[..., 0], U32(0))
+            if nbytes < 4:
+                if signed:
+                    sh = U32(32 - 8 * nbytes)
+                    v = ((v << sh).view(np.int32) >> sh.astype(np.int32)).view(U32)
+                if d16 == "lo":
+                    v = (st.R[row, g.ix] & U32(0xFFFF0000)) | (v & U32(0xFFFF))
+                elif d16 == "hi":
+                    v = (st.R[row, g.ix] & U32(0xFFFF)) | (v << U32(16))
+            st.vwrite(row + k, g, v)
+    return run
+
+
+def _build_store(d: Decoded):
+    kind = d.base[len("buffer_store_"):]
+    nbytes, _signed, d16 = KINDS[kind]
+    vdata, vaddr, srsrc, soff, offen = _parse(d, False)
+    rsrc, offs = _rsrc_reader(d, srsrc), _offsets(d, vaddr, soff, offen)
+    row = row_of(vdata, d.kernel.n_vgpr)
+    comps = _components(nbytes)
+
+    def run(st, g):
+        em = st.EM[g.ix]
+        if not em.any():
+            return
+        base, nrec = rsrc(st, g)
+        o, s = offs(st, g)
+        for k, (co, w) in enumerate(comps):
+            ok = em & (o + co + w <= nrec[:, None])
+            if not ok.any():
+                continue
+            addr = (base[:, None] + (s + o + co).astype(U64))
+            off = _resolve(st, g, d, addr, ok, w, True)
+            x = st.R[row + k, g.ix]
+            if d16 == "hi":
+                x = x >> U32(16)
+            scatter(st.mem.heap, st.mem.heap32, off, ok, x[..., None], w)
+    return run
+
+
+def _build_atomic(d: Decoded):
+    name = d.base[len("buffer_atomic_"):]
+    x2 = name.endswith("_x2")
+    op = name[:-3] if x2 else name
+    if op not in ATOMICS:
+        raise UnknownInstruction(d.mnemonic, d.addr, d.inst.text, f"atomic {op}")
+    vdata, vaddr, srsrc, soff, offen = _parse(d, True)
+    rsrc, offs = _rsrc_reader(d, srsrc), _offsets(d, vaddr, soff, offen)
+    nb = 8 if (x2 or op.endswith("_f64")) else 4
+    dw = nb // 4
+    ret = bool(d.mods.get("sc0") or d.mods.get("glc"))
+    row = row_of(vdata, d.kernel.n_vgpr)
+    cmpswap = op in ("cmpswap", "cmpst")
+
+    def val(st, g, r0, m):
+        if dw == 1:
+            return st.R[r0, g.ix][m]
+        return st.R[r0, g.ix][m].astype(U64) | (st.R[r0 + 1, g.ix][m].astype(U64) << U64(32))
+
+    def run(st, g):
+        em = st.EM[g.ix]
+        if not em.any():
+            return
+        base, nrec = rsrc(st, g)
+        o, s = offs(st, g)
+        ok = em & (o + nb <= nrec[:, None])  # all or nothing
+        old_full = np.zeros((g.w, 64), U64 if nb == 8 else U32)
+        if ok.any():
+            addr = base[:, None] + (s + o).astype(U64)
+            off = _resolve(st, g, d, addr, ok, nb, True)
+            if (int(np.bitwise_or.reduce(off[ok])) & (nb - 1)) != 0:
+                bad = ok & ((off & (nb - 1)) != 0)
+                fault(st, g, d, "global", bad, int(addr[bad][0]), f"misaligned {nb}-byte atomic",
+                      True)
+            view = st.mem.heap32 if nb == 4 else st.mem.heap.view(U64)
+            src = val(st, g, row, ok)
+            cmp = val(st, g, row + dw, ok) if cmpswap else None
+            old = atomic(view, off[ok] // nb, src, op, ret, cmp)
+            if ret:
+                old_full[ok] = old
+        if ret:  # out-of-range lanes read 0
+            if nb == 4:
+                st.vwrite(row, g, old_full)
+            else:
+                st.vwrite(row, g, (old_full & U64(0xFFFFFFFF)).astype(U32))
+                st.vwrite(row + 1, g, (old_full >> U64(32)).astype(U32))
+    return run
+
+
+for _k in KINDS:
+    if _k in ("byte", "short", "byte_d16_hi"):
+        semantic(f"buffer_store_{_k}")(_build_store)
+    elif _k == "short_d16_hi":
+        semantic(f"buffer_store_{_k}")(_build_store)
+        semantic(f"buffer_load_{_k}")(_build_load)
+    elif _k.startswith("dword"):
+        semantic(f"buffer_store_{_k}")(_build_store)
+        semantic(f"buffer_load_{_k}")(_build_load)
+    else:
+        semantic(f"buffer_load_{_k}")(_build_load)
+for _op in ATOMICS:
+    if _op in ("rsub", "min", "max", "wrxchg", "cmpst"):
+        continue
+    semantic(f"buffer_atomic_{_op}")(_build_atomic)
+    if not _op.endswith(("f32", "f64")):
+        semantic(f"buffer_atomic_{_op}_x2")(_build_atomic)
