@@ -140,3 +140,33 @@ def test_memory_map_guards_and_describe():
     assert m.region_at(a.base + 99) is a and m.region_at(a.base + 100) is None
     assert "past the end of buffer 'a'" in m.describe(a.base + 104, 4)
     assert "before the start of buffer 'b'" in m.describe(b.base - 8, 4)
+
+
+def test_fma_single_rounding():
+    """fma32/fma64 round the exact a*b+c once (round-to-odd inner sums), checked against exact
+    rationals on cancellation-heavy inputs and the double-rounding trap for f32."""
+    from fractions import Fraction
+
+    rng = np.random.default_rng(0)
+    a = rng.standard_normal(400) * np.exp2(rng.integers(-30, 30, 400))
+    b = rng.standard_normal(400) * np.exp2(rng.integers(-30, 30, 400))
+    c = -(a * b) * (1 + rng.standard_normal(400) * 2.0**-40)
+    r = V.fma64(a, b, c)
+    for x, y, z, got in zip(a, b, c, r):
+        exact = Fraction(x) * Fraction(y) + Fraction(z)
+        want = float(exact)  # Fraction -> float rounds correctly (ties to even)
+        assert got == want, (x, y, z, got, want)
+    u = np.float32(2.0**-12)
+    got32 = V.fma32(u * np.float32(1 + 2.0**-23), u * np.float32(1 - 2.0**-23),
+                    np.float32(1 + 2.0**-23))
+    assert got32 == np.float32(1 + 2.0**-23)  # f64-then-f32 rounding would give 1 + 2^-22
+
+
+def test_div_fixup_special_rules():
+    f = np.float32
+    fix = lambda q, d, n: V.div_fixup(f(q), f(d), f(n), f)  # noqa: E731
+    assert fix(np.nan, 3.0, 0.0) == 0 and not np.signbit(fix(np.nan, 3.0, 0.0))  # 0/y
+    assert np.signbit(fix(np.nan, -3.0, 0.0))
+    assert fix(np.nan, 1e-30, 1e30) == np.inf  # NaN estimate from finite operands: overflow
+    assert fix(5.0, 1e30, 1e-30) == 0  # exponent difference < -150: underflow
+    assert fix(5.0, -2.0, 1.0) == -5.0

@@ -20,11 +20,14 @@ runs; ``Program.unsupported`` lists them statically for the coverage report.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
+
+import numpy as np
 
 from . import families  # noqa: F401  (registers every family's semantics)
 from .errors import EmulatorError, UnknownInstruction
+from .fam_mode import mode_fields, static_effect
 from .operands import OperandError, parse_operand, split_operands
 from .registry import BRANCH, Decoded, Exec, as_exec, lookup
 
@@ -113,6 +116,7 @@ class ProgramInfo:
     denorm16_64: int = 3
     dx10_clamp: bool = True
     ieee_mode: bool = True
+    mode: int = -1  # MODE register bits in force at the instruction (fam_mode); -1 = unknown
 
 
 def split_mnemonic(m: str) -> tuple[str, str]:
@@ -126,7 +130,8 @@ class Program:
     """A kernel compiled for the emulator: ``execs[i]`` runs instruction ``insts[i]``."""
 
     def __init__(self, listing: Any, name: str, denorm32: int = 3, denorm16_64: int = 3,
-                 dx10_clamp: bool = True, ieee_mode: bool = True) -> None:
+                 dx10_clamp: bool = True, ieee_mode: bool = True, mode: int | None = None
+                 ) -> None:
         self.listing = listing
         self.insts = list(listing)
         self.index = {ins.addr: i for i, ins in enumerate(self.insts)}
@@ -144,17 +149,27 @@ class Program:
                 elif o.kind == "a":
                     max_a = max(max_a, o.idx + o.n - 1)
             parsed.append((pos, ops, mods))
-        self.info = ProgramInfo(name, max_v + 1, max_a + 1, denorm32, denorm16_64, dx10_clamp,
-                                ieee_mode)
+        if mode is None:  # round-to-nearest-even with the given denormal/clamp/IEEE modes
+            mode = (denorm32 & 3) << 4 | (denorm16_64 & 3) << 6 | int(dx10_clamp) << 8 \
+                | int(ieee_mode) << 9
+        self.info = ProgramInfo(name, max_v + 1, max_a + 1, **mode_fields(mode))
         self.execs: list[Exec] = []
         self.unsupported: list[tuple[int, str]] = []
         self.decoded: list[Decoded] = []
+        # the MODE in force per instruction, following constant MODE writes (fam_mode)
+        variants = {mode: self.info}
+        self.modes: list[int] = []
         for ins, (_pos, ops, mods) in zip(self.insts, parsed):
             base, enc = split_mnemonic(ins.mnemonic)
             check_length(ins, enc)
-            d = Decoded(ins, ins.mnemonic, base, enc, ops, mods, self.info)
+            info = variants.get(mode)
+            if info is None:
+                info = variants[mode] = replace(self.info, **mode_fields(mode))
+            self.modes.append(mode)
+            d = Decoded(ins, ins.mnemonic, base, enc, ops, mods, info)
             self.decoded.append(d)
             self.execs.append(self._compile(d))
+            mode = static_effect(ins, mode)
         # resolve branch targets (byte address -> instruction index)
         for i, e in enumerate(self.execs):
             if e.kind == BRANCH:
@@ -163,6 +178,9 @@ class Program:
                     raise EmulatorError(f"decode: branch at pc 0x{ins.addr:x} targets 0x"
                                         f"{e.target:x}, which is not an instruction start")
                 e.target = self.index[e.target]
+                if self.modes[e.target] != self.modes[i]:
+                    self.execs[i] = _mode_guard(e, self.insts[i], self.modes[i],
+                                                self.modes[e.target])
 
     def _compile(self, d: Decoded) -> Exec:
         b = lookup(d.base)
@@ -212,6 +230,21 @@ def check_length(ins: Any, enc: str, ops=None) -> None:
             f"decode: `{ins.text}` at pc 0x{ins.addr:x} prints {len(ins.words)} encoding words "
             f"({' '.join(f'{x:08x}' for x in ins.words)}) but it is {why}; the listing and the "
             f"decoder disagree")
+
+
+def _mode_guard(e: Exec, ins: Any, here: int, there: int) -> Exec:
+    """A branch between code compiled for different MODE values: raise if it is taken."""
+    run = e.run
+
+    def guarded(st, g):
+        taken = run(st, g)
+        if np.any(taken):
+            raise EmulatorError(
+                f"decode: branch `{ins.text}` at pc 0x{ins.addr:x} is taken from code compiled "
+                f"for MODE 0x{here:03x} into code compiled for MODE 0x{there:03x}; the "
+                f"emulator resolves float modes along the listing and cannot follow this jump")
+        return taken
+    return Exec(guarded, e.kind, e.target)
 
 
 def _raiser(err: Exception) -> Exec:

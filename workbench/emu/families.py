@@ -11,6 +11,7 @@ from . import (  # noqa: F401
     fam_ds,
     fam_fp8,
     fam_mfma,
+    fam_mode,
     fam_salu,
     fam_smem,
     fam_sopp,

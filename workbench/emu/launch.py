@@ -21,6 +21,7 @@ from .decode import Program
 from .elfmap import fill_image, load_image, map_image
 from .engine import Launch, run_batch
 from .errors import EmulatorError
+from .fam_mode import mode_from_descriptor
 from .memory import Memory
 from .state import LANES, State
 from .trace import DEFAULT_MAX_DS_ROWS, TraceRecorder
@@ -60,7 +61,7 @@ def program_for(info: Any, listing: Any) -> Program:
     if prog is None:
         d = info.descriptor
         prog = Program(listing, info.name, d.float_denorm_mode_32, d.float_denorm_mode_16_64,
-                       d.dx10_clamp, d.ieee_mode)
+                       d.dx10_clamp, d.ieee_mode, mode=mode_from_descriptor(d))
         _CACHE[key] = prog
         if len(_CACHE) > _CACHE_SIZE:
             _CACHE.popitem(last=False)
@@ -147,6 +148,7 @@ def execute(info: Any, listing: Any, grid: Sequence[int], block: Sequence[int],
         init_batch(st, desc, grid, block, wg_ids, kreg.base, dreg.base, qreg.base, kview,
                    scratch_base=0)
         st.wave_global = (s * wpg + np.arange(st.W)).astype(np.int64)
+        st.MODE[:] = np.uint32(max(prog.info.mode, 0))
         run_batch(launch, st, entry)
     record(prog, launch.counts)
     for b, r in zip(buffers, regions):

@@ -12,6 +12,7 @@ Layout (W = waves in the batch, lanes = 64 on gfx942):
   (LLVM SIRegisterInfo.td / AMDGPU operand encoding for GFX9).
 * ``SCC`` ``[W] bool``; ``EM`` ``[W, 64] bool`` — EXEC unpacked, kept in sync with S[126:128] on
   every scalar write to exec (VALU reads EM, SALU reads the bits).
+* ``MODE`` ``[W] uint32`` — the MODE hardware register (s_getreg/s_setreg, ``fam_mode``).
 
 A ``Group`` is the set of waves standing at one PC. Its ``ix`` is a ``slice`` when the waves are
 contiguous (then reads and masked writes are views: ``np.copyto(R[r, a:b], v, where=EM[a:b])``)
@@ -64,6 +65,7 @@ class State:
         self.S = np.zeros((N_SGPR_SLOTS, n_waves), np.uint32)
         self.SCC = np.zeros(n_waves, bool)
         self.EM = np.zeros((n_waves, LANES), bool)
+        self.MODE = np.zeros(n_waves, np.uint32)  # the MODE hardware register (fam_mode)
         self.n_wg = n_wg
         self.lds_bytes = lds_bytes
         # LDS: one row per workgroup, rounded to 16 bytes so uint32/uint64/16-byte views exist.

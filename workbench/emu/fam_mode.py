@@ -1,0 +1,121 @@
+"""s_getreg_b32 / s_setreg_b32 / s_setreg_imm32_b32 on the MODE hardware register.
+
+Fields (LLVM SIDefines.h, namespace Hwreg: ID_MODE = 1; ModeRegisterMasks FP_ROUND_MASK = bits
+3:0 (f32 round 1:0, f64/f16 round 3:2), FP_DENORM_MASK = bits 7:4 (f32 5:4, f64/f16 7:6),
+DX10_CLAMP_MASK = bit 8, IEEE_MODE_MASK = bit 9). The SOPK simm16 names the field:
+id [5:0], offset [10:6], size-1 [15:11] (CDNA3 ISA S_GETREG_B32; LLVM printer
+``hwreg(HW_REG_MODE, offset, size)``); s_setreg_imm32_b32 takes the value from its literal dword.
+The wave's MODE starts as the kernel descriptor's COMPUTE_PGM_RSRC1 float fields, DX10_CLAMP and
+IEEE_MODE (AMDGPUUsage "compute_pgm_rsrc1": the CP loads them into the wave's MODE register).
+
+How mode changes reach the float semantics: instruction semantics are compiled once, with the
+denormal/clamp/IEEE modes in force *at that instruction*, found by a linear scan of the
+listing that follows the constant writes of s_setreg_imm32_b32 (LLVM brackets an f32 division
+with ``s_setreg_imm32_b32 hwreg(HW_REG_MODE, 4, 2), 3`` ... ``, 0`` when denormals are
+otherwise flushed, SIISelLowering::LowerFDIV32). At run time every s_setreg checks that the MODE
+it produces is the one the following code was compiled for, and a branch between code compiled
+for different modes raises when taken — a mismatch is an error, never a silent wrong result.
+Rounding modes other than round-to-nearest-even are not modelled: a write of one raises.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .errors import EmulatorError, UnknownInstruction
+from .operands import sread32
+from .registry import Decoded, semantic
+
+HW_REG_MODE = 1
+FP_BITS = 0x3FF  # round (3:0), denorm (7:4), DX10_CLAMP (8), IEEE (9)
+ROUND_NAMES = {0: "nearest-even", 1: "+inf", 2: "-inf", 3: "toward zero"}  # SIDefines FP_ROUND_*
+
+
+def mode_from_descriptor(desc: Any) -> int:
+    """Initial MODE bits of a wave from the kernel descriptor."""
+    return ((desc.float_round_mode_32 & 3) | (desc.float_round_mode_16_64 & 3) << 2
+            | (desc.float_denorm_mode_32 & 3) << 4 | (desc.float_denorm_mode_16_64 & 3) << 6
+            | int(bool(desc.dx10_clamp)) << 8 | int(bool(desc.ieee_mode)) << 9)
+
+
+def mode_fields(mode: int) -> dict:
+    """ProgramInfo fields that a MODE value sets."""
+    return {"denorm32": (mode >> 4) & 3, "denorm16_64": (mode >> 6) & 3,
+            "dx10_clamp": bool(mode >> 8 & 1), "ieee_mode": bool(mode >> 9 & 1), "mode": mode}
+
+
+def hwreg_fields(word0: int) -> tuple[int, int, int]:
+    """(register id, bit offset, bit count) from a SOPK s_getreg/s_setreg simm16."""
+    simm = word0 & 0xFFFF
+    return simm & 0x3F, (simm >> 6) & 0x1F, ((simm >> 11) & 0x1F) + 1
+
+
+def static_effect(ins: Any, mode: int) -> int:
+    """MODE after ``ins`` when it is a constant MODE write (else ``mode`` unchanged)."""
+    if ins.mnemonic != "s_setreg_imm32_b32" or len(ins.words) < 2:
+        return mode
+    rid, off, size = hwreg_fields(ins.words[0])
+    if rid != HW_REG_MODE:
+        return mode
+    m = ((1 << size) - 1) << off
+    return (mode & ~m) | ((ins.words[1] << off) & m)
+
+
+def _check(d: Decoded, new: np.ndarray, expect: int) -> None:
+    """Refuse MODE values the following code was not compiled for."""
+    fp = new & np.uint32(FP_BITS)
+    if (fp & np.uint32(0xF)).any():
+        r = int((fp & np.uint32(0xF))[fp & np.uint32(0xF) != 0][0])
+        raise EmulatorError(
+            f"{d.mnemonic} at pc 0x{d.addr:x} sets the rounding mode to f32 "
+            f"{ROUND_NAMES[r & 3]} / f64,f16 {ROUND_NAMES[r >> 2]}; the emulator models only "
+            f"round-to-nearest-even: `{d.inst.text}`")
+    if (fp != np.uint32(expect & FP_BITS)).any():
+        got = int(fp[fp != np.uint32(expect & FP_BITS)][0])
+        raise EmulatorError(
+            f"{d.mnemonic} at pc 0x{d.addr:x} sets MODE[9:0] = 0x{got:03x} at run time, but the "
+            f"code after it was compiled for 0x{expect & FP_BITS:03x} (denormal/clamp/IEEE "
+            f"modes are resolved per instruction from constant s_setreg_imm32_b32 writes): "
+            f"`{d.inst.text}`")
+
+
+def _fields(d: Decoded) -> tuple[int, int, int]:
+    rid, off, size = hwreg_fields(d.inst.words[0])
+    if rid != HW_REG_MODE:
+        name = next((o.text for o in d.ops if "hwreg" in o.text), f"id {rid}")
+        raise UnknownInstruction(d.mnemonic, d.addr, d.inst.text,
+                                 f"hardware register {name} (only HW_REG_MODE is modelled)")
+    return rid, off, size
+
+
+@semantic("s_getreg_b32")
+def _build_getreg(d: Decoded):
+    _rid, off, size = _fields(d)
+    dst = d.ops[0]
+    mask = np.uint32((1 << size) - 1) if size < 32 else np.uint32(0xFFFFFFFF)
+
+    def run(st, g):
+        st.swrite(dst.idx, g, (st.MODE[g.ix] >> np.uint32(off)) & mask)
+    return run
+
+
+@semantic("s_setreg_b32", "s_setreg_imm32_b32")
+def _build_setreg(d: Decoded):
+    _rid, off, size = _fields(d)
+    m = np.uint32((((1 << size) - 1) << off) & 0xFFFFFFFF)
+    imm = d.base == "s_setreg_imm32_b32"
+    if imm:
+        lit = np.uint32(d.inst.words[1])
+        src = lambda st, g: lit  # noqa: E731
+    else:
+        src = sread32(next(o for o in d.ops if o.kind == "s"))
+    pre = int(getattr(d.kernel, "mode", -1))
+    expect = static_effect(d.inst, pre) if pre >= 0 else -1
+
+    def run(st, g):
+        new = (st.MODE[g.ix] & ~m) | ((np.asarray(src(st, g), np.uint32) << np.uint32(off)) & m)
+        if expect >= 0:
+            _check(d, np.asarray(new, np.uint32), expect)
+        st.MODE[g.ix] = new
+    return run
