@@ -93,3 +93,28 @@ def test_torch_tensors_in_and_out(plain):
     y = torch.zeros(64, dtype=torch.float32)
     k[1, 64](x, y)  # torch CPU tensors share memory with the emulator's host views
     np.testing.assert_array_equal(y.numpy(), (x.double() * 1.5).float().numpy())
+
+
+def test_workgroup_info_sgpr(plain):
+    """With COMPUTE_PGM_RSRC2.TG_SIZE_EN (bit 10) set, the SGPR after the workgroup ids holds
+    {first_wave, 14'b0, ordered_append_term[10:0], threadgroup_size_in_waves[5:0]}
+    (LLVM AMDKernelCodeT.h)."""
+    from dataclasses import replace
+
+    from workbench.emu.abi import init_batch
+    from workbench.emu.state import State
+
+    desc = plain["gfx942"].kernel("disp").descriptor
+    desc = replace(desc, rsrc2=desc.rsrc2 | (1 << 10))
+    assert desc.enable_sgpr_workgroup_info
+    wg_ids = np.array([[0, 0, 0], [1, 0, 0]])
+    block = (320, 1, 1)  # 5 waves per workgroup
+    st = State(10, 4, 0, 2, 0, 0)
+    init_batch(st, desc, (2, 1, 1), block, wg_ids, 0x1000, 0x2000, 0x3000,
+               np.zeros(64, np.uint8), 0)
+    slot = desc.user_sgpr_count + sum(desc.enable_sgpr_workgroup_id)
+    info = st.S[slot]
+    np.testing.assert_array_equal(info & 0x3F, 5)
+    np.testing.assert_array_equal(info >> 31, [1, 0, 0, 0, 0] * 2)
+    assert ((info >> 6) & 0x1FFFFFF == 0).all()
+    np.testing.assert_array_equal(st.S[slot - 1], [0] * 5 + [1] * 5)  # workgroup id x before it

@@ -7,8 +7,8 @@ state), §5.4 (COV5 hidden arguments); the dispatch packet layout is HSA's
 User SGPRs are dense from s0 in ABI order, each only if its enable bit is set: private segment
 buffer (4), dispatch ptr (2), queue ptr (2), kernarg segment ptr (2), dispatch id (2), flat
 scratch init (2), preloaded kernargs (N), private segment size (1). System SGPRs start at
-RSRC2.USER_SGPR_COUNT: workgroup id x, y, z (as enabled; the work-group-info SGPR is refused,
-its bit layout is not in our sources). v0 holds the packed
+RSRC2.USER_SGPR_COUNT: workgroup id x, y, z and the work-group-info SGPR (as enabled; its layout
+from LLVM AMDKernelCodeT.h). v0 holds the packed
 work-item ids (x 9:0, y 19:10, z 29:20; y/z only when ENABLE_VGPR_WORKITEM_ID asks for them).
 EXEC has one bit per work-item of the wave that exists in the workgroup (partial last wave).
 """
@@ -19,7 +19,6 @@ from typing import Any
 
 import numpy as np
 
-from .errors import EmulatorError
 from .state import EXEC, FLAT_SCRATCH, LANES, State
 
 # hsa_kernel_dispatch_packet_t (64 bytes): header u16 @0, setup u16 @2, workgroup_size_x/y/z
@@ -92,11 +91,13 @@ def init_batch(st: State, desc: Any, grid: tuple, block: tuple, wg_ids: np.ndarr
             S[s, :] = st.wg_global[:, dim].astype(np.uint32)
             s += 1
     if desc.enable_sgpr_workgroup_info:
-        # §5.2 names its fields (first_wavefront, ordered_append_term, threadgroup size in
-        # waves) but not their bit positions: refuse rather than guess (clang's HIP kernels
-        # do not enable it).
-        raise EmulatorError("the kernel enables the work-group-info system SGPR, whose bit "
-                            "layout the emulator does not model")
+        # {first_wave, 14'b0, ordered_append_term[10:0], threadgroup_size_in_waves[5:0]}
+        # (LLVM AMDKernelCodeT.h "Work-Group Info", AMDGPUUsage "Work-Group Info"): bit 31 =
+        # first wave of its workgroup, bits 16:6 the ordered-append term (GDS ordered append,
+        # which compute dispatches here never use: 0), bits 5:0 the workgroup size in waves.
+        first = (st.wave_in_wg == 0).astype(np.uint32) << np.uint32(31)
+        S[s, :] = first | np.uint32(wpg & 0x3F)
+        s += 1
     if desc.enable_private_segment:
         # architected flat scratch: FLAT_SCRATCH holds the wave's scratch base (§5.2)
         S[FLAT_SCRATCH, :] = scratch_base & 0xFFFFFFFF

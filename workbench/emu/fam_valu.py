@@ -1028,7 +1028,11 @@ def _build_cmp(d: Decoded):
     if d.encoding == "sdwa":
         allowed |= {"src0_sel", "src1_sel"}
     if d.encoding == "dpp":
-        raise UnknownInstruction(d.mnemonic, d.addr, d.inst.text, "VOPC DPP")
+        # LLVM 19 neither selects, assembles ("dpp variant of this instruction is not
+        # supported") nor disassembles VOPC DPP for gfx942 (objdump prints the words as
+        # .long), so no listing can carry one; refuse if one ever appears.
+        raise UnknownInstruction(d.mnemonic, d.addr, d.inst.text,
+                                 "VOPC DPP (not a gfx942 encoding in LLVM 19)")
     for k in d.mods:
         if k not in allowed:
             raise UnknownInstruction(d.mnemonic, d.addr, d.inst.text, f"modifier {k!r}")
