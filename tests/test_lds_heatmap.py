@@ -146,6 +146,8 @@ def test_static_bundle_outside_kernel_and_live_widget():
     bundle = hm._repr_mimebundle_()
     assert set(bundle) == {"text/plain", "text/html"} and WIDGET_MIME not in bundle
     w = hm.widget()
+    panes = [col.children[2] for col in w.children[1].children]
+    assert len(panes) == 2 and not any(p._stale for p in panes)  # filled before wrapping
     c = w.controls
     src0, src1 = c["sources"]
     assert len(src0.data["bank"]) == 2 * 32
@@ -160,3 +162,22 @@ def test_static_bundle_outside_kernel_and_live_widget():
     assert len(src1.data["bank"]) == 64 * 32
     c["view"].value = "phases"
     assert src1.data["count"][:2] == [1, 1]
+
+
+def test_live_figure_numbers_ticks_and_title():
+    hm = wb.lds_heatmap(fake_trace([COLUMN, COLUMN, COLUMN, COLUMN]), groups()[1])
+    c = hm.widget().controls
+    fig, numbers, src = c["figures"][0], c["numbers"][0], c["sources"][0]
+    assert numbers.visible and src.data["text"][:2] == ["32", ""]  # 32-way cell, idle cell
+    assert src.data["ink"][0] == "#fff" and src.data["ink"][1] == "#000"
+    assert fig.yaxis[0].ticker.ticks == [0, 1]
+    assert "white-space: pre-wrap" in c["info"][0].value
+    c["mode"].value = "total"            # 4 executions x 32 dwords = 128 hits: 3 digits
+    assert src.data["text"][0] == "128" and not numbers.visible
+    c["mode"].value = "worst"
+    c["view"].value = "lanes"            # 64 rows of 9 px: no numbers, every 4th label
+    assert not numbers.visible and fig.yaxis[0].ticker.ticks == list(range(0, 64, 4))
+    assert fig.height == 70 + 9 * 64
+    long_title = c["figures"][1].title.text   # the AccessGroup item's long label, shortened
+    assert long_title.endswith("...") and len(long_title) == 72
+    assert long_title[:-3] in hm.panels[1].items[0].label

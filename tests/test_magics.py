@@ -254,6 +254,7 @@ def test_occupancy_explorer_recomputes_live():
     bundle = ex._repr_mimebundle_()
     assert set(bundle) == {"text/plain", "text/html"}  # no live widget outside a kernel
     box = ex.widget()
+    assert not box.children[-1]._stale  # the figure held its data when wrapped
     ctl = box.controls
     ctl["vgprs"].value = 200  # -> 512 / 256 after the 8-register granule = 2 waves
     assert "2 of 8 waves/SIMD, limited by VGPRs" in ctl["html"].value

@@ -21,7 +21,10 @@ How to write a view (``layout_explorer.py``, ``lds_heatmap.py`` and the others f
 2. **Interactive view** -- subclass :class:`InteractiveView` and also implement
    ``build_widget()``, returning an ipywidgets widget: controls (sliders, dropdowns) plus the
    picture, typically a bokeh figure wrapped by :func:`bokeh_pane` (``jupyter_bokeh``'s
-   ``BokehModel``, which syncs the figure over widget comms without a bokeh server).
+   ``BokehModel``, which syncs the figure over widget comms without a bokeh server). Build the
+   figure *with its data* and then wrap it; ``bokeh_pane`` sends BokehJS to the page once per
+   kernel and page (jupyter_bokeh does not) and refreshes the pane's snapshot for views made
+   after a change.
    Observers on the controls recompute through the *model* functions and update the bokeh
    data sources / an ``ipywidgets.HTML``. Inside a Jupyter kernel the display bundle carries
    the live widget (``application/vnd.jupyter.widget-view+json``, which nbval ignores) *and*
@@ -38,6 +41,7 @@ from __future__ import annotations
 import html
 import sys
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 from typing import Any
 
 WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
@@ -169,8 +173,118 @@ class InteractiveView(View):
         return bundle
 
 
-def bokeh_pane(figure: Any) -> Any:
-    """A bokeh figure/layout as an ipywidget (``jupyter_bokeh.BokehModel``), no server needed."""
+#: Per front-end connection (:func:`_front_end`), the names of the BokehJS bundles
+#: ("bokeh.min.js", "bokeh-widgets.min.js", ...) this kernel has sent to it.
+_BOKEHJS_SENT: dict[str, set[str]] = {}
+
+
+def _front_end() -> str:
+    """Id of the front-end connection whose request is running ('' when there is none).
+
+    Why: a reloaded browser page has lost ``window.Bokeh`` but talks to the same kernel; it is
+    a new connection (JupyterLab gives each kernel connection a fresh client id, sent as the
+    ``session`` of every request header), so keying what was sent by it resends BokehJS there.
+    """
+    try:
+        from IPython import get_ipython
+
+        return str(get_ipython().kernel.get_parent()["header"]["session"])
+    except (AttributeError, KeyError, TypeError):
+        return ""
+
+
+def _bundle_name(chunk: str) -> str:
+    """'bokeh.min.js' for an inline chunk starting '/* BEGIN bokeh.min.js */', else the chunk."""
+    first = chunk.split("\n", 1)[0]
+    if first.startswith("/* BEGIN ") and first.endswith(" */"):
+        return first[len("/* BEGIN "):-len(" */")]
+    return chunk
+
+
+def load_bokehjs(*models: Any, force: bool = False) -> bool:
+    """Send the BokehJS bundles ``models`` need (none given: the core bundle) to the Jupyter
+    front end, inline (~1.3 MB for core, no network), each once per kernel and page.
+
+    Why: ``jupyter_bokeh.BokehModel`` draws with the page's ``window.Bokeh`` and never loads it;
+    without it a view fails with "Cannot read properties of undefined (reading 'require')" (seen
+    in JupyterLab 4.6 + jupyter_bokeh 4.1). Publishing bokeh's notebook load script under
+    jupyter_bokeh's load MIME type (as ``bokeh.io.output_notebook`` does, but inline and with only
+    the bundles not sent yet) runs it in the page before the outputs that follow it. Returns
+    whether it published; ``force`` resends (e.g. after the loader's output was cleared).
+    """
+    from bokeh import __version__
+    from bokeh.core.templates import AUTOLOAD_NB_JS
+    from bokeh.embed.bundle import Bundle, bundle_for_objs_and_resources
+    from bokeh.io.notebook import LOAD_MIME_TYPE
+    from bokeh.resources import INLINE
+    from IPython.display import publish_display_data
+
+    if not models:
+        from bokeh.plotting import figure
+
+        probe = figure()  # what a plain figure needs: BokehJS core, no widgets/tables/GL
+        probe.rect([0], [0], 1, 1)
+        models = (probe,)
+    chunks = bundle_for_objs_and_resources(list(models), INLINE).js_raw
+    names = [_bundle_name(c) for c in chunks]
+    libraries = {n for n in names if n.endswith(".js")}
+    have = set() if force else _BOKEHJS_SENT.setdefault(_front_end(), set())
+    if libraries <= have:
+        return False
+    send = [c for c, n in zip(chunks, names) if n not in have]
+    js = AUTOLOAD_NB_JS.render(bundle=Bundle(js_raw=send), elementid=None, force=True,
+                               timeout=5000, register_mime=False)
+    sent = ", ".join(sorted(libraries - have))
+    publish_display_data({LOAD_MIME_TYPE: js,
+                          "text/plain": f"BokehJS {__version__} ({sent}) loaded for hipwb widgets"})
+    _BOKEHJS_SENT.setdefault(_front_end(), set()).update(libraries)
+    return True
+
+
+@lru_cache(maxsize=1)
+def _pane_class() -> type:
+    """The BokehPane class (built on first use: importing jupyter_bokeh costs ~0.3 s)."""
     from jupyter_bokeh.widgets import BokehModel
 
-    return BokehModel(figure)
+    class BokehPane(BokehModel):
+        """``BokehModel`` whose snapshot catches up with the document when a view appears.
+
+        Why: ``BokehModel`` gives a new browser view the document as it was when the pane was
+        made (``render_bundle``) and sends later changes only to views that exist, so a view made
+        after a change -- the first display of a pane changed before display, or a second view
+        of it -- would draw stale data. ipywidgets reports its views in ``_view_count`` (counting
+        starts when it is 0); when one appears after a change, the snapshot is refreshed.
+        """
+
+        def __init__(self, model: Any, **kwargs: Any) -> None:
+            self._stale = False
+            super().__init__(model, _view_count=0, **kwargs)
+            self.observe(self._on_view_count, names="_view_count")
+
+        def _document_patched(self, event: Any) -> None:
+            self._stale = True  # also for changes made in a browser view: other views lack them
+            super()._document_patched(event)
+
+        def _on_view_count(self, change: dict[str, Any]) -> None:
+            if self._stale and (change["new"] or 0) > (change["old"] or 0):
+                self.refresh()
+
+        def refresh(self) -> None:
+            """Re-snapshot the document: every view redraws it as it is now."""
+            self._stale = False
+            self.render_bundle = self._model_to_traits(self._model)
+
+    BokehPane.__qualname__ = "BokehPane"
+    return BokehPane
+
+
+def bokeh_pane(figure: Any) -> Any:
+    """A bokeh figure/layout as an ipywidget (a ``jupyter_bokeh.BokehModel``), no server needed.
+
+    Build the figure with its data before calling this: the pane snapshots the document, and a
+    view draws that snapshot (see ``BokehPane``). In a kernel, BokehJS is sent to the page first
+    (:func:`load_bokehjs`, once per kernel and page), so every view's first pane is drawable.
+    """
+    if in_kernel():
+        load_bokehjs(figure)
+    return _pane_class()(figure)

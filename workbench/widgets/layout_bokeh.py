@@ -15,11 +15,12 @@ from typing import Any
 
 import numpy as np
 
+# load_bokehjs lives in base (every bokeh view needs it); re-exported for the callers that
+# import it from here (layout_explorer, notebook 01).
+from .base import load_bokehjs
 from .layout_data import UNUSED_COLOR, Placement, dims, lane_colors, position_colors, reg_colors
 
 __all__ = ["LayoutFigures", "columns", "load_bokehjs"]
-
-_BOKEHJS_LOADED = False
 
 # Runs in the browser when the selection changes: widen it to every row of the selected lanes.
 _SELECT_LANES_JS = """
@@ -38,39 +39,6 @@ if (out.length !== have.size || !out.every((i) => have.has(i))) {
 
 _MATRIX_PX = 520  # target size of the matrix view's longer side
 _LANES_PX = 576  # target height of the lane view
-
-
-def load_bokehjs(force: bool = False) -> bool:
-    """Send BokehJS to the Jupyter front end, inline (~1.3 MB, no network), once per kernel.
-
-    Why: ``jupyter_bokeh.BokehModel`` draws with the page's ``window.Bokeh`` and does not load
-    it itself; without it the view fails with "Cannot read properties of undefined (reading
-    'require')" (seen in JupyterLab 4.6 + jupyter_bokeh 4.1). Publishing bokeh's notebook load
-    script under jupyter_bokeh's load MIME type (as ``bokeh.io.output_notebook`` does, but with
-    only the core bundle and no CDN) runs it in the page before the widget's own output, since
-    outputs render in order. Returns whether it published; ``force`` republishes (e.g. after the
-    loader's cell output was cleared).
-    """
-    global _BOKEHJS_LOADED
-    if _BOKEHJS_LOADED and not force:
-        return False
-    from bokeh import __version__
-    from bokeh.core.templates import AUTOLOAD_NB_JS
-    from bokeh.embed.bundle import bundle_for_objs_and_resources
-    from bokeh.io.notebook import LOAD_MIME_TYPE
-    from bokeh.plotting import figure
-    from bokeh.resources import INLINE
-    from IPython.display import publish_display_data
-
-    probe = figure()  # the bundle a plain figure needs: BokehJS core, no widgets/tables/GL
-    probe.rect([0], [0], 1, 1)
-    bundle = bundle_for_objs_and_resources([probe], INLINE)
-    js = AUTOLOAD_NB_JS.render(bundle=bundle, elementid=None, force=True, timeout=5000,
-                               register_mime=False)
-    publish_display_data({LOAD_MIME_TYPE: js,
-                          "text/plain": f"BokehJS {__version__} loaded for hipwb widgets"})
-    _BOKEHJS_LOADED = True
-    return True
 
 
 def geometry(p: Placement) -> dict[str, int]:

@@ -145,15 +145,19 @@ class LdsHeatmap(InteractiveView):
     def _data(g: Grid) -> dict[str, list]:
         rows, banks = g.load.shape
         d: dict[str, list] = {"bank": [], "row": [], "label": [], "count": [], "load": [],
-                              "colour": []}
+                              "colour": [], "text": [], "ink": []}
         for r in range(rows):
             for b in range(banks):
+                c = int(g.counts[r, b])
+                bg = g.colour(float(g.load[r, b]))
                 d["bank"].append(b)
                 d["row"].append(r)
                 d["label"].append(g.row_labels[r])
-                d["count"].append(int(g.counts[r, b]))
+                d["count"].append(c)
                 d["load"].append(round(float(g.load[r, b]), 3))
-                d["colour"].append(g.colour(float(g.load[r, b])))
+                d["colour"].append(bg)
+                d["text"].append(str(c) if c else "")
+                d["ink"].append(ink(bg))
         return d
 
     def build_widget(self) -> Any:
@@ -171,47 +175,76 @@ class LdsHeatmap(InteractiveView):
                                      for i, it in enumerate(p.items)],
                             value=self.selected[k], description="instruction",
                             layout=W.Layout(width="460px"))
-            g = p.items[self.selected[k]].grid(self.mode, self.view)
+            it = p.items[self.selected[k]]
+            g = it.grid(self.mode, self.view)
             src = ColumnDataSource(self._data(g))
-            fig = figure(width=460, height=_height(g), x_range=(-0.5, g.banks - 0.5),
-                         y_range=Range1d(len(g.row_labels) - 0.5, -0.5), title=g.title,
-                         toolbar_location=None, tools="hover", x_axis_label="bank",
+            fig = figure(width=_WIDTH, height=_height(g), x_range=(-0.5, g.banks - 0.5),
+                         y_range=Range1d(0, 1), toolbar_location=None, tools="hover",
+                         x_axis_label="bank",
                          tooltips=[("bank", "@bank"), ("row", "@label"),
                                    ("dwords", "@count"), ("load", "@load")])
             fig.rect(x="bank", y="row", width=0.95, height=0.95, source=src,
                      fill_color="colour", line_color=None)
-            fig.yaxis.ticker = FixedTicker(ticks=list(range(len(g.row_labels))))
-            fig.yaxis.major_label_overrides = dict(enumerate(g.row_labels))
+            numbers = fig.text(x="bank", y="row", text="text", text_color="ink", source=src,
+                               text_align="center", text_baseline="middle",
+                               text_font_size="9px")
+            fig.yaxis.ticker = FixedTicker(ticks=[])
+            fig.yaxis.major_label_text_font_size = "9px"
+            fig.title.text_font_size = "11px"
             fig.grid.visible = False
-            info = W.HTML(f"<pre>{esc(p.items[self.selected[k]].summary())}</pre>")
-            state.append((p, dd, src, fig, info))
-            columns.append(W.VBox([W.HTML(f"<b>{esc(p.title)}</b>"), dd, bokeh_pane(fig), info]))
+            _frame(fig, numbers, g)  # the figure holds its data before bokeh_pane wraps it
+            info = W.HTML(_summary_html(it.summary()))
+            state.append((p, dd, src, fig, numbers, info))
+            # fixed-width columns: a long title must not squeeze the figure next to it
+            columns.append(W.VBox([W.HTML(f"<b>{esc(p.title)}</b>"), dd, bokeh_pane(fig), info],
+                                  layout=W.Layout(width=f"{_WIDTH + 24}px", flex="0 0 auto")))
 
         def update(_change: Any = None) -> None:
-            for p, dd, src, fig, info in state:
+            for p, dd, src, fig, numbers, info in state:
                 it = p.items[dd.value]
                 g = it.grid(mode.value, view.value)
                 src.data = self._data(g)
-                n = len(g.row_labels)
-                fig.y_range.start, fig.y_range.end = n - 0.5, -0.5
-                fig.yaxis.ticker = FixedTicker(ticks=list(range(n)))
-                fig.yaxis.major_label_overrides = dict(enumerate(g.row_labels))
-                fig.height = _height(g)
-                fig.title.text = g.title
-                info.value = f"<pre>{esc(it.summary())}</pre>"
+                _frame(fig, numbers, g)
+                info.value = _summary_html(it.summary())
 
         for w in [mode, view] + [s[1] for s in state]:
             w.observe(update, names="value")
-        box = W.VBox([W.HBox([mode, view]), W.HBox(columns)])
+        box = W.VBox([W.HBox([mode, view]),
+                      W.HBox(columns, layout=W.Layout(flex_flow="row wrap"))])
         box.update = update  # lets tests and callers force a refresh
         box.controls = {"mode": mode, "view": view, "dropdowns": [s[1] for s in state],
                         "sources": [s[2] for s in state], "figures": [s[3] for s in state],
-                        "info": [s[4] for s in state]}
+                        "numbers": [s[4] for s in state], "info": [s[5] for s in state]}
         return box
+
+
+_WIDTH = 460  # px per heatmap: two fit side by side in a JupyterLab notebook
+_TITLE_CHARS = 72  # about what fits in _WIDTH at the title's 11px
 
 
 def _height(g: Grid) -> int:
     return 70 + (22 if len(g.row_labels) <= 16 else 9) * len(g.row_labels)
+
+
+def _frame(fig: Any, numbers: Any, g: Grid) -> None:
+    """Fit a live heatmap figure to grid ``g``: rows, row labels, height, title, cell numbers."""
+    n = len(g.row_labels)
+    fig.y_range.start, fig.y_range.end = n - 0.5, -0.5
+    every = 1 if n <= 32 else 4  # 64 lane rows of 9 px: label every 4th (hover names each)
+    fig.yaxis.ticker.ticks = list(range(0, n, every))
+    fig.yaxis.major_label_overrides = dict(enumerate(g.row_labels))
+    fig.height = _height(g)
+    title = g.title
+    fig.title.text = title if len(title) <= _TITLE_CHARS else title[:_TITLE_CHARS - 3] + "..."
+    # numbers fit in 22 px rows and ~13 px columns while they have at most two digits
+    numbers.visible = n <= 16 and int(g.counts.max(initial=0)) < 100
+
+
+def _summary_html(text: str) -> str:
+    """An instruction's summary, wrapped at spaces to the heatmap's width."""
+    return (f'<pre style="white-space: pre-wrap; word-break: normal; overflow-wrap: anywhere; '
+            f'max-width: {_WIDTH}px; margin: 2px 0; font-size: 11px; line-height: 1.3">'
+            f"{esc(text)}</pre>")
 
 
 def lds_heatmap(*subjects: Any, labels: Sequence[str] | None = None,
