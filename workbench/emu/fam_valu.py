@@ -68,15 +68,43 @@ def _sum_odd(p, c):
         return np.where(fix, np.nextafter(s, np.where(err > 0, np.inf, -np.inf)), s)
 
 
+def _narrow_consts(dt, drop):
+    """(low-bits mask, midpoint pattern, smallest-normal bits - 1) of f64 values rounded to dt
+    (``drop`` = f64 mantissa bits below dt's last bit)."""
+    tiny = int(np.array(np.finfo(dt).tiny, F64).view(U64))
+    return U64((1 << drop) - 1), U64(1 << (drop - 1)), U64(tiny - 1)
+
+
+_NARROW = {F32: _narrow_consts(F32, 29), F16: _narrow_consts(F16, 42)}
+_ABS64 = U64(0x7FFFFFFFFFFFFFFF)
+_ONE64 = U64(1)
+
+
+def _round_sum(p, c, dt):
+    """RN_dt(p + c) for float64 p, c whose sum needs one rounding to ``dt``: the plain f64 sum
+    is already right unless it lands exactly on a ``dt`` rounding midpoint (then the f64
+    rounding may have moved it there: double rounding) or in ``dt``'s subnormal range; only
+    then is the round-to-odd sum used. Rounding is monotonic, so a sum off the midpoint lies on
+    the same side of it as the exact value."""
+    s = np.asarray(p + c, F64)
+    low, half, tiny1 = _NARROW[dt]
+    bits = s.view(U64)
+    mid = (bits & low) == half
+    sub = ((bits & _ABS64) - _ONE64) < tiny1  # 0 < |s| < smallest normal of dt
+    if not (mid | sub).any():
+        return s.astype(dt)
+    return _sum_odd(p, c).astype(dt)
+
+
 def fma32(a, b, c):
-    """f32 fused multiply-add with a single rounding: a*b is exact in f64 (48-bit product), the
-    sum is rounded to odd in f64 and then to nearest f32 (see ``_sum_odd``)."""
-    return _sum_odd(_f64(a) * _f64(b), _f64(c)).astype(F32)
+    """f32 fused multiply-add with a single rounding: a*b is exact in f64 (48-bit product); the
+    sum is rounded once to f32 (``_round_sum``: round-to-odd where double rounding could bite)."""
+    return _round_sum(_f64(a) * _f64(b), _f64(c), F32)
 
 
 def fma16(a, b, c):
-    """f16 fma, single rounding: exact f64 product, f64 sum rounded to odd, then RNE to f16."""
-    return _sum_odd(_f64(a) * _f64(b), _f64(c)).astype(F16)
+    """f16 fma, single rounding: exact f64 product, sum rounded once to f16 (``_round_sum``)."""
+    return _round_sum(_f64(a) * _f64(b), _f64(c), F16)
 
 
 _SPLIT = F64(134217729.0)  # 2^27 + 1: Veltkamp splitting constant for binary64

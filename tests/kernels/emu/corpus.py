@@ -386,6 +386,79 @@ def _packed_check(args):
     np.testing.assert_array_equal(hc.view(np.uint16), (ha * hb[:, ::-1]).view(np.uint16))
 
 
+# ---- dot, fp8, buffer, MODE, prelude math (fam_dot, fam_fp8, fam_buffer, fam_mode) -----------
+def _gemv_make(rng):
+    a = rng.integers(-128, 128, (128, 64)).astype(np.int8)
+    x = rng.integers(-128, 128, 64).astype(np.int8)
+    return [a.view(np.int32), x.view(np.int32), np.zeros(128, np.int32), 16]
+
+
+def _gemv_check(a):
+    A, x, y, _kw = a
+    np.testing.assert_array_equal(y, A.view(np.int8).astype(np.int64) @ x.view(np.int8))
+
+
+def _fp8_table():
+    from workbench.emu.fp8 import FP8_TABLES  # the FNUZ value table (exact)
+    return FP8_TABLES["float8_e4m3fnuz"]
+
+
+def _quant_make(rng):
+    return [(rng.standard_normal(256) * 3).astype(np.float32), np.float32(30.0),
+            np.zeros(64, np.uint32), np.zeros(256, np.float32)]
+
+
+def _quant_check(a):
+    x, scale, q, y = a
+    pos = _fp8_table()[:128]
+    s = np.clip(x * scale, -240, 240).astype(np.float64)
+    # nearest FNUZ value (ties to the even code), sign kept unless the code is 0
+    i = np.abs(np.abs(s)[:, None] - pos[None, :]).argmin(1)
+    d = np.abs(np.abs(s) - pos[i])
+    tie = np.isclose(np.abs(np.abs(s) - pos[np.minimum(i + 1, 127)]), d) & (i % 2 == 1)
+    i = np.where(tie & (d > 0), i + 1, i)
+    code = np.where((i != 0) & (s < 0), i | 0x80, i).astype(np.uint32)
+    np.testing.assert_array_equal(q, code[0::4] | code[1::4] << 8 | code[2::4] << 16
+                                  | code[3::4] << 24)
+    np.testing.assert_array_equal(y, (_fp8_table()[code].astype(np.float32) / scale))
+
+
+def _bgather_make(rng):
+    return [rng.standard_normal(300).astype(np.float32),
+            rng.integers(-20, 320, 256).astype(np.int32), np.zeros(256, np.float32), 200]
+
+
+def _bgather_check(a):
+    src, idx, out, valid = a
+    ok = (idx >= 0) & (idx < valid)
+    np.testing.assert_array_equal(out, np.where(ok, src[np.clip(idx, 0, 299)], 0))
+
+
+def _flushwin_make(rng):
+    x = (rng.standard_normal(64) * 1e-38).astype(np.float32)
+    return [x, np.zeros(128, np.float32), np.zeros(64, np.uint32)]
+
+
+def _flushwin_check(a):
+    x, o, m = a
+    tiny = np.float32(2.0**-126)
+    np.testing.assert_array_equal(o[0::2], np.where(np.abs(x) < tiny, 0, x).astype(np.float32))
+    np.testing.assert_array_equal(o[1::2], x)
+    assert (m == 0xC).all()
+
+
+def _expf_make(rng):
+    return [rng.uniform(-80, 80, 512).astype(np.float32), np.zeros(512, np.float32), 512]
+
+
+def _expf_check(a):
+    # expf on the emulator is within 1 ulp (tests/test_prelude_math_emu.py justifies the bound)
+    x, y, _n = a
+    ref = np.exp(x.astype(np.float64))
+    ulp = np.spacing(ref.astype(np.float32)).astype(np.float64)
+    assert (np.abs(y - ref) / ulp).max() <= 1.0
+
+
 CASES = [
     Case("shfl_xor_sum", "reduce_shfl.hip", "wave_sum_shfl", (4,), (256,), _shfl_make,
          _shfl_check),
@@ -421,4 +494,12 @@ CASES = [
     Case("packed_math", "packed.hip", "packed", (1,), (64,), _packed_make, _packed_check),
     Case("gemm_bf16_128", "gemm_bf16_mfma.hip", "gemm_bf16", (2, 2), (256,), _gemm_make,
          _gemm_check),
+    Case("dot4c_i8_gemv", "dot.hip", "gemv_i8", (2,), (64,), _gemv_make, _gemv_check),
+    Case("fp8_quantize", "fp8cvt.hip", "quantize_roundtrip", (1,), (64,), _quant_make,
+         _quant_check),
+    Case("buffer_gather_oob", "buffer.hip", "buffer_gather", (4,), (64,), _bgather_make,
+         _bgather_check),
+    Case("mode_flush_window", "mode.hip", "flush_window", (1,), (64,), _flushwin_make,
+         _flushwin_check),
+    Case("prelude_expf", "prelude_math.hip", "m_expf", (2,), (256,), _expf_make, _expf_check),
 ]
