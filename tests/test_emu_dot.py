@@ -159,3 +159,13 @@ def test_dot4c_formed_from_plain_code(mod):
     want = (a.astype(np.int64) * b).sum(1) + o
     Kernel(mod, "char4_dot", device="emulator")[N // 64, 64](a, b, o)
     np.testing.assert_array_equal(o, want)
+
+
+def test_dot2c_dpp(mod):
+    rng = np.random.default_rng(5)
+    h = (rng.standard_normal((2, 64, 2)) * 4).astype(np.float16)
+    a, b = (x.view(np.uint32).reshape(64) for x in h)
+    acc = rng.standard_normal(64).astype(np.float32)
+    want = _fdot_ref(a[np.arange(64) ^ 1], b, acc.view(np.uint32))
+    Kernel(mod, "dot2c_dpp", device="emulator")[1, 64](a, b, acc)
+    np.testing.assert_array_equal(acc, want)

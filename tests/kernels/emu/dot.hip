@@ -67,3 +67,12 @@ extern "C" __global__ void char4_dot(const char4* a, const char4* b, int* o) {
   char4 x = a[i], y = b[i];
   o[i] = x.x * y.x + x.y * y.y + x.z * y.z + x.w * y.w + o[i];
 }
+
+// The VOP2 accumulate form with DPP: lane i takes S0 from lane i^1 (quad_perm:[1,0,3,2]).
+extern "C" __global__ void dot2c_dpp(const unsigned* a, const unsigned* b, float* acc) {
+  int i = threadIdx.x;
+  float d = acc[i];
+  asm volatile("v_dot2c_f32_f16_dpp %0, %1, %2 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf"
+               : "+v"(d) : "v"(a[i]), "v"(b[i]));
+  acc[i] = d;
+}
