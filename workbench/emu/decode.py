@@ -7,10 +7,11 @@ the *same pinned* LLVM (≥ 19, gfx942 known) that produced the code object, thr
 parser the ISA view also uses (``workbench.isa``), so (1) printer drift cannot desynchronise
 compiler and decoder, (2) the target is always right (``--mcpu`` from the code object), and
 (3) the grammar we need is the subset clang emits, which the tests exercise. Each line still
-carries its encoding words: ``check_length`` verifies the word count the mnemonic's encoding
-implies (catching any parse/format mix-up), and branch targets are computed from the printed
-simm16, not from labels. What text gives for free: named operands, resolved inline constants,
-modifier names — no XML tables to download or license.
+carries its encoding words: ``check_length`` verifies the word count and microcode format that
+the encoding bits imply against the printed mnemonic (catching any parse/format mix-up; the
+printed operands cannot tell a literal dword from an inline constant), and branch targets are
+computed from the printed simm16, not from labels. What text gives for free: named operands,
+resolved inline constants, modifier names — no XML tables to download or license.
 
 Compilation: ``Program`` parses operands once, looks the base mnemonic up in the semantic table
 (``registry``) and keeps one ``Exec`` per instruction, indexed by instruction number; branch
@@ -198,7 +199,7 @@ class Program:
             return _raiser(err)
 
 
-def check_length(ins: Any, enc: str, ops=None) -> None:
+def check_length(ins: Any, enc: str) -> None:
     """The listing's word count must equal the length the encoding bits imply, and the format
     must fit the mnemonic (catches any parse/format mix-up between listing and decoder)."""
     fmt, n = encoded_words(ins.mnemonic, ins.words)
