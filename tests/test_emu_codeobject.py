@@ -57,12 +57,30 @@ def test_getpc_returns_the_load_address(mod):
     assert (out == CODE_BASE + ins.addr + 4 * len(ins.words)).all()
 
 
+def test_kernel_launch_maps_the_image(mod):
+    """Kernel[...] on the emulator device maps the code object's segments (what runs is the
+    whole ELF): the same results as the image harness."""
+    idx = np.random.default_rng(1).integers(0, 1000, 64).astype(np.int32)
+    out = np.zeros(3 * 64, np.float32)
+    total = np.zeros(1, np.int32)
+    Kernel(mod, "tables", device="emulator")[1, 64](idx, out, total)
+    table = np.arange(8, dtype=np.float32) + 0.5
+    np.testing.assert_array_equal(out[0::3], table[idx & 7])
+    np.testing.assert_array_equal(out[2::3], np.where(idx & 1, 6.5, 1.5).astype(np.float32))
+    assert total[0] == 64
+
+
 def test_without_the_image_the_fault_says_why(mod):
-    """Launches that do not pass elf= (EmulatorDevice today) fault with an explanation."""
-    idx = np.zeros(64, np.int32)
+    """A launch given only a listing (no code object) faults with an explanation."""
+    from workbench.runtime.args import bind_args
+    from workbench.runtime.emulator import EmulatorDevice
+
+    info = mod["gfx942"].kernel("tables")
+    args = bind_args(info, (np.zeros(64, np.int32), np.zeros(192, np.float32),
+                            np.zeros(1, np.int32)))
     with pytest.raises(KernelFault, match="did not map the code object"):
-        Kernel(mod, "tables", device="emulator")[1, 64](idx, np.zeros(192, np.float32),
-                                                        np.zeros(1, np.int32))
+        EmulatorDevice().launch(None, info, (1, 1, 1), (64, 1, 1), args,
+                                listing=mod["gfx942"].listing("tables"))
 
 
 def test_null_pointer_still_faults(mod):

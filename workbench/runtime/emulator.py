@@ -56,8 +56,11 @@ class EmulatorDevice:
             return bytes(pack_kernargs(info, args, ptrs, grid, block, dynamic_lds=dynamic_lds,
                                        hidden_pointers=hidden))
 
+        # The code object's own segments (static tables such as sinf's 2/pi bits) are mapped
+        # too, so what runs is the whole ELF, not only the kernel's instructions.
+        elf = kernel.module[info.arch].elf if kernel is not None else None
         res = execute(info, listing, grid, block, bufs, kernarg, dynamic_lds=dynamic_lds,
-                      trace=trace, budget=budget)
+                      trace=trace, budget=budget, elf=elf)
         for (b, host), buf in zip(hosts, bufs):
             if not buf.writable:
                 continue
