@@ -91,3 +91,32 @@ def test_host_arrays_keep_the_staging_path_with_fake_cupy_no_gpu(setup):
         k[1, 32](x, x, out, 8)
     np.testing.assert_array_equal(out, 2 * x)  # copied back each time: no plan for host arrays
     assert len(binds) == 2
+
+
+def test_default_device_launches_repeat_with_fake_cupy_no_gpu(setup, monkeypatch):
+    """Launches on the default device (no .on()) take the same plan path."""
+    fake, k, calls, binds = setup
+    from workbench.runtime.devices import set_device
+
+    set_device(k._device)
+    plain = Kernel(k.module, "add")
+    x = _dev(fake, np.zeros(8, np.float32))
+    for _ in range(3):
+        plain[1, 32](x, x, x, 8)
+    assert calls == [8, 8, 8] and len(binds) == 1
+    set_device(None)
+
+
+def test_default_emulator_device_repeats(monkeypatch):
+    """The emulator (no plan hook) keeps working for repeated default-device launches."""
+    from workbench.runtime import devices
+
+    monkeypatch.delenv("HIPWB_DEVICE", raising=False)
+    devices.set_device("emulator")
+    k = Kernel(wb.compile(ADD), "add")
+    x = np.arange(64, dtype=np.float32)
+    out = np.zeros(64, np.float32)
+    for _ in range(2):
+        k[1, 64](x, x, out, 64)
+    np.testing.assert_array_equal(out, 2 * x)
+    devices.set_device(None)

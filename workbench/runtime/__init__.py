@@ -2,11 +2,14 @@
 
 from .args import BoundArg, bind_args
 from .device import Device, LaunchResult
-from .devices import devices, get_device, set_device
+
+# The devices() function is workbench.devices(); it is not re-exported here, because the name
+# would shadow the workbench.runtime.devices module that `from . import devices` must reach.
+from .devices import get_device, set_device
 from .errors import KernelFault, LaunchError
 from .kernel import Kernel
 
 __all__ = [
     "BoundArg", "Device", "Kernel", "KernelFault", "LaunchError", "LaunchResult", "bind_args",
-    "devices", "get_device", "set_device",
+    "get_device", "set_device",
 ]

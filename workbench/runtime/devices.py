@@ -97,6 +97,12 @@ def default_device() -> Device:
     return _make("emulator")
 
 
+def current_device() -> Device | None:
+    """The default device if one was chosen or made already, else None (no discovery, no
+    lock: the launch fast path reads it on every call)."""
+    return _current
+
+
 def get_device() -> Device:
     """The device launches use when none is named."""
     global _current

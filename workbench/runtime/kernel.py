@@ -7,9 +7,9 @@ from typing import Any
 
 from ..codeobject import KernelInfo, Resources
 from ..compiler import Module
-from . import devices as _devices
 from .args import bind_args, normalize_dims
 from .device import Device, LaunchResult
+from .devices import current_device
 from .errors import LaunchError
 
 
@@ -174,7 +174,7 @@ class _Launcher:
             # Fast path: a plan the device prebound for this device and these argument types
             # after a fully checked launch; it re-checks what can change per call and returns
             # None (-> the full path below, with its errors) on any doubt.
-            dev = self.device if self.device is not None else _devices._current
+            dev = self.device if self.device is not None else current_device()
             plan = self._plans.get((dev, *map(type, args)))
             if plan is not None:
                 res = plan(args)
