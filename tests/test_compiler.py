@@ -118,3 +118,19 @@ template __global__ void scale<double>(double*, double, int);
     assert [a.ctype for a in f.args] == ["float *", "float", "int"]
     assert [a.ctype for a in d.args] == ["double *", "double", "int"]
     assert f.signature == "scale_float(float *x, float a, int n)"
+
+
+def test_backend_failure_names_the_target_and_leaves_no_crash_files(tmp_path, monkeypatch):
+    """A builtin the target's code generator cannot select (i8 16x16x16 MFMA is gone on gfx942)
+    fails with a head naming the target and the reason, and clang writes no reproducer files."""
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    src = """typedef int i4 __attribute__((ext_vector_type(4)));
+extern "C" __global__ void mm(i4* out, const int* a) {
+    out[threadIdx.x] = __builtin_amdgcn_mfma_i32_16x16x16i8(a[0], a[1], i4{}, 0, 0, 0);
+}"""
+    with pytest.raises(wb.CompileError) as e:
+        wb.compile(src, arch="gfx942", cache=False)
+    head = str(e.value).splitlines()[0]
+    assert head.startswith("the gfx942 code generator failed: Cannot select: intrinsic")
+    assert "mfma.i32.16x16x16i8" in head
+    assert not list(tmp_path.glob("cell-*"))

@@ -35,7 +35,7 @@ from .codeobject import (
 )
 
 INCLUDE_DIR = Path(__file__).parent / "include"
-CACHE_FORMAT = 4  # bump when the cached pickle's shape changes
+CACHE_FORMAT = 5  # bump when the cached pickle's shape changes
 DEFAULT_FILENAME = "cell"
 
 
@@ -215,7 +215,10 @@ def compile(
 
 
 def _flags(tc, options, defines, include_dirs, opt_level) -> tuple[str, ...]:
-    f = [f"-O{opt_level}", "-gline-tables-only", "-Rpass-analysis=kernel-resource-usage"]
+    # -fno-crash-diagnostics: a backend failure (e.g. "Cannot select" for a builtin the target
+    # lacks) must not leave preprocessed reproducer files in /tmp for every notebook cell.
+    f = [f"-O{opt_level}", "-gline-tables-only", "-Rpass-analysis=kernel-resource-usage",
+         "-fno-crash-diagnostics"]
     if tc.rocm_path is not None:
         f += [f"--rocm-path={tc.rocm_path}", "-include", "hip/hip_runtime.h"]
     else:
@@ -502,11 +505,19 @@ def parse_diagnostics(stderr: str, src: Path, filename: str) -> list[Diagnostic]
     return out
 
 
+_NOISE = ("[-Rpass-analysis", "could not determine the original source location")
+_BACKEND_RE = re.compile(r"(?:fatal )?error(?: in backend)?: (.*)")
+
+
 def _error_message(arch: str, diags, stderr: str, src: Path, filename: str) -> str:
-    lines = [ln for ln in stderr.splitlines() if "[-Rpass-analysis" not in ln]
+    lines = [ln for ln in stderr.splitlines() if not any(n in ln for n in _NOISE)]
     text = "\n".join(lines).replace(str(src), filename).replace(str(INCLUDE_DIR) + "/", "")
     errors = [d for d in diags if d.severity in ("error", "fatal error")]
-    if not errors:
+    backend = next((m.group(1) for ln in lines if (m := _BACKEND_RE.match(ln.strip()))), None)
+    if not errors and backend:
+        # LLVM's code generator refused (no source line): say so, naming the target.
+        head = f"the {arch} code generator failed: {backend.removeprefix('error in backend: ')}"
+    elif not errors:
         head = "compilation failed"
     elif errors[0].file == filename:
         head = f"{filename} line {errors[0].line}: {errors[0].message}"
