@@ -30,7 +30,7 @@ import numpy as np
 from .common import fault
 from .errors import EmulatorError, UnknownInstruction
 from .fam_vmem import KINDS
-from .memops import ATOMICS, atomic, gather, scatter
+from .memops import ATOMICS, atomic, gather, scatter, store_data, widen
 from .operands import row_of, sread32
 from .registry import Decoded, semantic
 
@@ -128,13 +128,7 @@ def _build_load(d: Decoded):
                 off = _resolve(st, g, d, addr, ok, w, False)
                 v = np.where(ok, gather(st.mem.heap, st.mem.heap32, off, w)[..., 0], U32(0))
             if nbytes < 4:
-                if signed:
-                    sh = U32(32 - 8 * nbytes)
-                    v = ((v << sh).view(np.int32) >> sh.astype(np.int32)).view(U32)
-                if d16 == "lo":
-                    v = (st.R[row, g.ix] & U32(0xFFFF0000)) | (v & U32(0xFFFF))
-                elif d16 == "hi":
-                    v = (st.R[row, g.ix] & U32(0xFFFF)) | (v << U32(16))
+                v = widen(st, g, row, v, nbytes, signed, d16)
             st.vwrite(row + k, g, v)
     return run
 
@@ -159,10 +153,7 @@ def _build_store(d: Decoded):
                 continue
             addr = (base[:, None] + (s + o + co).astype(U64))
             off = _resolve(st, g, d, addr, ok, w, True)
-            x = st.R[row + k, g.ix]
-            if d16 == "hi":
-                x = x >> U32(16)
-            scatter(st.mem.heap, st.mem.heap32, off, ok, x[..., None], w)
+            scatter(st.mem.heap, st.mem.heap32, off, ok, store_data(st, g, row + k, w, d16), w)
     return run
 
 

@@ -18,7 +18,7 @@ import numpy as np
 
 from .common import fault
 from .errors import UnknownInstruction
-from .memops import atomic, gather, scatter
+from .memops import atomic, gather, scatter, store_data, write_load
 from .operands import row_of
 from .registry import Decoded, semantic
 
@@ -87,7 +87,6 @@ def _build_read(d: Decoded):
     off = _offset(d)
     ra = _addr_reader(d, vaddr, off)
     row = row_of(dst, d.kernel.n_vgpr)
-    ndw = max(1, nbytes // 4)
 
     def run(st, g):
         mask, m = _mask(st, g)
@@ -95,20 +94,8 @@ def _build_read(d: Decoded):
         if st.trace is not None:
             st.trace.ds(st, g, d, a, nbytes)
         o = lds_offsets(st, g, d, a, mask, nbytes, False)
-        v = gather(st.lds_flat, st.lds32_flat, o, nbytes)
-        if nbytes < 4:
-            x = v[..., 0]
-            if signed:
-                sh = U32(32 - 8 * nbytes)
-                x = ((x << sh).view(np.int32) >> sh.astype(np.int32)).view(U32)
-            if d16 == "lo":
-                x = (st.R[row, g.ix] & U32(0xFFFF0000)) | (x & U32(0xFFFF))
-            elif d16 == "hi":
-                x = (st.R[row, g.ix] & U32(0xFFFF)) | (x << U32(16))
-            st.vwrite(row, g, x)
-            return
-        for k in range(ndw):
-            st.vwrite(row + k, g, v[..., k])
+        write_load(st, g, row, gather(st.lds_flat, st.lds32_flat, o, nbytes), nbytes, signed,
+                   d16)
     return run
 
 
@@ -119,7 +106,6 @@ def _build_write(d: Decoded):
     off = _offset(d)
     ra = _addr_reader(d, vaddr, off)
     drow = row_of(data, d.kernel.n_vgpr)
-    ndw = max(1, nbytes // 4)
 
     def run(st, g):
         mask, m = _mask(st, g)
@@ -129,12 +115,7 @@ def _build_write(d: Decoded):
         if not m.any():
             return
         o = lds_offsets(st, g, d, a, mask, nbytes, True)
-        if ndw == 1:
-            x = st.R[drow, g.ix]
-            vals = (x >> U32(16) if d16 == "hi" else x)[..., None]
-        else:
-            vals = np.stack([st.R[drow + k, g.ix] for k in range(ndw)], -1)
-        scatter(st.lds_flat, st.lds32_flat, o, mask, vals, nbytes)
+        scatter(st.lds_flat, st.lds32_flat, o, mask, store_data(st, g, drow, nbytes, d16), nbytes)
     return run
 
 
@@ -163,9 +144,8 @@ def _build_read2(d: Decoded):
             st.trace.ds(st, g, d, a0, size, a1)
         for k, ak in enumerate((a0, a1)):
             o = lds_offsets(st, g, d, ak, mask, size, False)
-            v = gather(st.lds_flat, st.lds32_flat, o, size)
-            for j in range(ndw):
-                st.vwrite(row + k * ndw + j, g, v[..., j])
+            write_load(st, g, row + k * ndw, gather(st.lds_flat, st.lds32_flat, o, size), size,
+                       False, None)
     return run
 
 
@@ -176,7 +156,6 @@ def _build_write2(d: Decoded):
     ra = _addr_reader(d, vaddr)
     nv = d.kernel.n_vgpr
     rows = (row_of(d0, nv), row_of(d1, nv))
-    ndw = size // 4
 
     def run(st, g):
         mask, m = _mask(st, g)
@@ -188,8 +167,7 @@ def _build_write2(d: Decoded):
             return
         for ak, r in ((a0, rows[0]), (a1, rows[1])):
             o = lds_offsets(st, g, d, ak, mask, size, True)
-            vals = np.stack([st.R[r + j, g.ix] for j in range(ndw)], -1)
-            scatter(st.lds_flat, st.lds32_flat, o, mask, vals, size)
+            scatter(st.lds_flat, st.lds32_flat, o, mask, store_data(st, g, r, size, None), size)
     return run
 
 

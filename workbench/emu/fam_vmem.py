@@ -15,7 +15,7 @@ import numpy as np
 
 from .common import fault
 from .errors import UnknownInstruction
-from .memops import ATOMICS, atomic, gather, scatter
+from .memops import ATOMICS, atomic, gather, scatter, store_data, write_load
 from .operands import PRIVATE_APERTURE, SHARED_APERTURE, row_of
 from .registry import Decoded, semantic
 
@@ -142,7 +142,6 @@ def _build_load(d: Decoded):
     rd = _addr_fn(d, vaddr, saddr, seg)
     nv = d.kernel.n_vgpr
     row = row_of(dst, nv)
-    ndw = max(1, nbytes // 4)
 
     def run(st, g):
         m = st.EM[g.ix]
@@ -151,20 +150,7 @@ def _build_load(d: Decoded):
         if seg != "scratch":
             addr = np.broadcast_to(addr, (g.w, 64))
         b8, b32, off = _resolve(st, g, d, seg, addr, mask, nbytes, False)
-        v = gather(b8, b32, off, nbytes)
-        if nbytes < 4:
-            x = v[..., 0]
-            if signed:
-                sh = U32(32 - 8 * nbytes)
-                x = ((x << sh).view(np.int32) >> sh.astype(np.int32)).view(U32)
-            if d16 == "lo":
-                x = (st.R[row, g.ix] & U32(0xFFFF0000)) | (x & U32(0xFFFF))
-            elif d16 == "hi":
-                x = (st.R[row, g.ix] & U32(0xFFFF)) | (x << U32(16))
-            st.vwrite(row, g, x)
-            return
-        for k in range(ndw):
-            st.vwrite(row + k, g, v[..., k])
+        write_load(st, g, row, gather(b8, b32, off, nbytes), nbytes, signed, d16)
     return run
 
 
@@ -176,7 +162,6 @@ def _build_store(d: Decoded):
     rd = _addr_fn(d, vaddr, saddr, seg)
     nv = d.kernel.n_vgpr
     drow = row_of(data, nv)
-    ndw = max(1, nbytes // 4)
 
     def run(st, g):
         m = st.EM[g.ix]
@@ -187,14 +172,7 @@ def _build_store(d: Decoded):
         if seg != "scratch":
             addr = np.broadcast_to(addr, (g.w, 64))
         b8, b32, off = _resolve(st, g, d, seg, addr, mask, nbytes, True)
-        if ndw == 1:
-            x = st.R[drow, g.ix]
-            if d16 == "hi":
-                x = x >> U32(16)
-            vals = x[..., None]
-        else:
-            vals = np.stack([st.R[drow + k, g.ix] for k in range(ndw)], -1)
-        scatter(b8, b32, off, mask, vals, nbytes)
+        scatter(b8, b32, off, mask, store_data(st, g, drow, nbytes, d16), nbytes)
     return run
 
 

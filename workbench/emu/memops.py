@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from .memory import serialize_rounds
+from .state import Group, State
 
 U32 = np.uint32
 
@@ -76,6 +77,43 @@ def scatter(b8: np.ndarray, b32: np.ndarray, off: np.ndarray, mask: np.ndarray |
         return
     raw = np.ascontiguousarray(data.astype(U32)).view(np.uint8)[:, :nbytes]
     b8[off[:, None] + np.arange(nbytes)] = raw
+
+
+def widen(st: State, g: Group, row: int, x: np.ndarray, nbytes: int, signed: bool,
+          d16: str | None) -> np.ndarray:
+    """The dword a sub-dword load of ``x`` (zero-extended [w, 64]) puts in VGPR ``row``.
+
+    ``signed`` sign-extends; d16 "lo"/"hi" puts the low 16 bits in that half of the register
+    and keeps the other half (CDNA3 ISA: *_D16 / *_D16_HI loads).
+    """
+    if signed:
+        sh = U32(32 - 8 * nbytes)
+        x = ((x << sh).view(np.int32) >> sh.astype(np.int32)).view(U32)
+    if d16 == "lo":
+        x = (st.R[row, g.ix] & U32(0xFFFF0000)) | (x & U32(0xFFFF))
+    elif d16 == "hi":
+        x = (st.R[row, g.ix] & U32(0xFFFF)) | (x << U32(16))
+    return x
+
+
+def write_load(st: State, g: Group, row: int, v: np.ndarray, nbytes: int, signed: bool,
+               d16: str | None) -> None:
+    """Write a ``gather`` result ``v`` of ``nbytes`` per lane to VGPRs ``row``... under EXEC."""
+    if nbytes < 4:
+        st.vwrite(row, g, widen(st, g, row, v[..., 0], nbytes, signed, d16))
+        return
+    for k in range(nbytes // 4):
+        st.vwrite(row + k, g, v[..., k])
+
+
+def store_data(st: State, g: Group, row: int, nbytes: int, d16: str | None) -> np.ndarray:
+    """uint32 [w, 64, max(1, nbytes // 4)] data a store of ``nbytes`` takes from VGPRs
+    ``row``...; d16 "hi" stores the high half of the dword."""
+    ndw = max(1, nbytes // 4)
+    if ndw == 1:
+        x = st.R[row, g.ix]
+        return (x >> U32(16) if d16 == "hi" else x)[..., None]
+    return np.stack([st.R[row + k, g.ix] for k in range(ndw)], -1)
 
 
 # atomic ops on element views: name -> (dtype, fn(old, src[, cmp]) -> new, ufunc for .at or None)
