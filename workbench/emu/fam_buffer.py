@@ -30,7 +30,17 @@ import numpy as np
 from .common import fault
 from .errors import EmulatorError, UnknownInstruction
 from .fam_vmem import KINDS
-from .memops import ATOMICS, atomic, gather, scatter, store_data, widen
+from .memops import (
+    ATOMICS,
+    atomic,
+    atomic_operand,
+    check_atomic_aligned,
+    gather,
+    scatter,
+    store_data,
+    widen,
+    write_atomic_old,
+)
 from .operands import row_of, sread32
 from .registry import Decoded, semantic
 
@@ -171,11 +181,6 @@ def _build_atomic(d: Decoded):
     row = row_of(vdata, d.kernel.n_vgpr)
     cmpswap = op in ("cmpswap", "cmpst")
 
-    def val(st, g, r0, m):
-        if dw == 1:
-            return st.R[r0, g.ix][m]
-        return st.R[r0, g.ix][m].astype(U64) | (st.R[r0 + 1, g.ix][m].astype(U64) << U64(32))
-
     def run(st, g):
         em = st.EM[g.ix]
         if not em.any():
@@ -187,22 +192,15 @@ def _build_atomic(d: Decoded):
         if ok.any():
             addr = base[:, None] + (s + o).astype(U64)
             off = _resolve(st, g, d, addr, ok, nb, True)
-            if (int(np.bitwise_or.reduce(off[ok])) & (nb - 1)) != 0:
-                bad = ok & ((off & (nb - 1)) != 0)
-                fault(st, g, d, "global", bad, int(addr[bad][0]), f"misaligned {nb}-byte atomic",
-                      True)
+            check_atomic_aligned(st, g, d, "global", off, ok, addr, nb)
             view = st.mem.heap32 if nb == 4 else st.mem.heap.view(U64)
-            src = val(st, g, row, ok)
-            cmp = val(st, g, row + dw, ok) if cmpswap else None
+            src = atomic_operand(st, g, row, ok, nb)
+            cmp = atomic_operand(st, g, row + dw, ok, nb) if cmpswap else None
             old = atomic(view, off[ok] // nb, src, op, ret, cmp)
             if ret:
                 old_full[ok] = old
         if ret:  # out-of-range lanes read 0
-            if nb == 4:
-                st.vwrite(row, g, old_full)
-            else:
-                st.vwrite(row, g, (old_full & U64(0xFFFFFFFF)).astype(U32))
-                st.vwrite(row + 1, g, (old_full >> U64(32)).astype(U32))
+            write_atomic_old(st, g, row, old_full, nb)
     return run
 
 

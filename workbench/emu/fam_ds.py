@@ -18,7 +18,16 @@ import numpy as np
 
 from .common import fault
 from .errors import UnknownInstruction
-from .memops import atomic, gather, scatter, store_data, write_load
+from .memops import (
+    atomic,
+    atomic_operand,
+    check_atomic_aligned,
+    gather,
+    scatter,
+    store_data,
+    write_atomic_old,
+    write_load,
+)
 from .operands import row_of
 from .registry import Decoded, semantic
 
@@ -206,10 +215,7 @@ def _build_atomic(d: Decoded):
     nb = bits // 8
 
     def val(st, g, o, m):
-        r = row_of(o, nv)
-        if nb == 4:
-            return st.R[r, g.ix][m]
-        return st.R[r, g.ix][m].astype(U64) | (st.R[r + 1, g.ix][m].astype(U64) << U64(32))
+        return atomic_operand(st, g, row_of(o, nv), m, nb)
 
     def run(st, g):
         m = st.EM[g.ix]
@@ -219,23 +225,16 @@ def _build_atomic(d: Decoded):
         if not m.any():
             return
         o = lds_offsets(st, g, d, a, m, nb, True)
-        if (int(np.bitwise_or.reduce(o[m])) & (nb - 1)) != 0:
-            bad = m & ((o & (nb - 1)) != 0)
-            fault(st, g, d, "LDS", bad, int(a[bad][0]), f"misaligned {nb}-byte atomic", True)
+        check_atomic_aligned(st, g, d, "LDS", o, m, a, nb)
         view = st.lds32_flat if nb == 4 else st.lds_flat.view(U64)
         if op == "cmpst":  # DS_CMPST: DATA = compare value, DATA2 = new value
             old = atomic(view, o[m] // nb, val(st, g, data2, m), op, ret, val(st, g, data, m))
         else:
             old = atomic(view, o[m] // nb, val(st, g, data, m), op, ret)
         if ret:
-            rr = row_of(dst, nv)
             full = np.zeros((g.w, 64), U64 if nb == 8 else U32)
             full[m] = old
-            if nb == 4:
-                st.vwrite(rr, g, full)
-            else:
-                st.vwrite(rr, g, (full & U64(0xFFFFFFFF)).astype(U32))
-                st.vwrite(rr + 1, g, (full >> U64(32)).astype(U32))
+            write_atomic_old(st, g, row_of(dst, nv), full, nb)
     return run
 
 

@@ -15,7 +15,17 @@ import numpy as np
 
 from .common import fault
 from .errors import UnknownInstruction
-from .memops import ATOMICS, atomic, gather, scatter, store_data, write_load
+from .memops import (
+    ATOMICS,
+    atomic,
+    atomic_operand,
+    check_atomic_aligned,
+    gather,
+    scatter,
+    store_data,
+    write_atomic_old,
+    write_load,
+)
 from .operands import PRIVATE_APERTURE, SHARED_APERTURE, row_of
 from .registry import Decoded, semantic
 
@@ -202,29 +212,16 @@ def _build_atomic(d: Decoded):
             return
         addr = np.broadcast_to(rd(st, g), (g.w, 64))
         b8, b32, off = _resolve(st, g, d, seg, addr, m, nb, True)
-        if (int(np.bitwise_or.reduce(off[m])) & (nb - 1)) != 0:
-            bad = m & ((off & (nb - 1)) != 0)
-            fault(st, g, d, seg, bad, int(addr[bad][0]), f"misaligned {nb}-byte atomic", True)
+        check_atomic_aligned(st, g, d, seg, off, m, addr, nb)
         view = b32 if nb == 4 else b8.view(U64)
         idx = off[m] // nb
-
-        def val(r0):
-            if dw == 1:
-                return st.R[r0, g.ix][m]
-            return (st.R[r0, g.ix][m].astype(U64)
-                    | (st.R[r0 + 1, g.ix][m].astype(U64) << U64(32)))
-        src = val(drow)
-        cmp = val(drow + dw) if cmpswap else None
+        src = atomic_operand(st, g, drow, m, nb)
+        cmp = atomic_operand(st, g, drow + dw, m, nb) if cmpswap else None
         old = atomic(view, idx, src, op, ret, cmp)
         if ret:
-            rr = row_of(dst, nv)
             full = np.zeros((g.w, 64), U64 if nb == 8 else U32)
             full[m] = old
-            if nb == 4:
-                st.vwrite(rr, g, full)
-            else:
-                st.vwrite(rr, g, (full & U64(0xFFFFFFFF)).astype(U32))
-                st.vwrite(rr + 1, g, (full >> U64(32)).astype(U32))
+            write_atomic_old(st, g, row_of(dst, nv), full, nb)
     return run
 
 

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from .common import fault
 from .memory import serialize_rounds
+from .registry import Decoded
 from .state import Group, State
 
-U32 = np.uint32
+U32, U64 = np.uint32, np.uint64
 
 
 def aligned4(off: np.ndarray) -> bool:
@@ -168,3 +170,28 @@ def atomic(view: np.ndarray, idx: np.ndarray, src: np.ndarray, op: str, want_old
         else:
             tv[idx[r]] = fn(o, ts[r])
     return old.view(view.dtype) if want_old else None
+
+
+def atomic_operand(st: State, g: Group, row: int, m: np.ndarray, nbytes: int) -> np.ndarray:
+    """Atomic data of the lanes ``m`` in lane order: VGPR ``row`` (4 bytes) or the pair
+    ``row``, ``row + 1`` as uint64 (8 bytes, low dword first)."""
+    if nbytes == 4:
+        return st.R[row, g.ix][m]
+    return st.R[row, g.ix][m].astype(U64) | (st.R[row + 1, g.ix][m].astype(U64) << U64(32))
+
+
+def write_atomic_old(st: State, g: Group, row: int, full: np.ndarray, nbytes: int) -> None:
+    """Return the pre-op values ``full`` [w, 64] to VGPR ``row`` (8 bytes: the pair)."""
+    if nbytes == 4:
+        st.vwrite(row, g, full)
+    else:
+        st.vwrite(row, g, (full & U64(0xFFFFFFFF)).astype(U32))
+        st.vwrite(row + 1, g, (full >> U64(32)).astype(U32))
+
+
+def check_atomic_aligned(st: State, g: Group, d: Decoded, space: str, off: np.ndarray,
+                         m: np.ndarray, addr: np.ndarray, nbytes: int) -> None:
+    """Fault on the lanes of ``m`` whose offset is not a multiple of ``nbytes``."""
+    if (int(np.bitwise_or.reduce(off[m])) & (nbytes - 1)) != 0:
+        bad = m & ((off & (nbytes - 1)) != 0)
+        fault(st, g, d, space, bad, int(addr[bad][0]), f"misaligned {nbytes}-byte atomic", True)
