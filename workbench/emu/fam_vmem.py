@@ -128,60 +128,52 @@ def _scratch(st, g, d, a, mask, nbytes, write):
     return st.scratch, st.scratch32, flat.astype(np.int64)
 
 
-def _parse(d: Decoded, seg: str, kind: str):
+def _setup(d: Decoded, kind: str):
+    """(segment, KINDS entry, VGPR row of the destination (load) or data (store), address
+    reader) of a ``kind`` = "load" / "store" instruction."""
+    _check_mods(d)
+    seg, _, suffix = d.base.partition(f"_{kind}_")
+    entry = KINDS[suffix]
     ops = list(d.ops)
     if kind == "load":
-        dst = ops.pop(0)
-        data = None
-    else:
-        dst = None
+        reg = ops.pop(0)
     vaddr = ops.pop(0)
-    if kind in ("store", "atomic"):
-        data = ops.pop(0)
+    if kind == "store":
+        reg = ops.pop(0)
     saddr = ops.pop(0) if ops else None
     if ops:
         raise UnknownInstruction(d.mnemonic, d.addr, d.inst.text, "unexpected operands")
-    return dst, vaddr, data, saddr
+    return seg, entry, row_of(reg, d.kernel.n_vgpr), _addr_fn(d, vaddr, saddr, seg)
+
+
+def _locate(st, g, d, seg, rd, mask, nbytes, write):
+    """(bytes view, dword view, offsets) of a load/store by the lanes ``mask`` (None: all)."""
+    addr = rd(st, g)
+    if seg != "scratch":
+        addr = np.broadcast_to(addr, (g.w, 64))
+    return _resolve(st, g, d, seg, addr, mask, nbytes, write)
 
 
 def _build_load(d: Decoded):
-    _check_mods(d)
-    seg, _, kind = d.base.partition("_load_")
-    nbytes, signed, d16 = KINDS[kind]
-    dst, vaddr, _data, saddr = _parse(d, seg, "load")
-    rd = _addr_fn(d, vaddr, saddr, seg)
-    nv = d.kernel.n_vgpr
-    row = row_of(dst, nv)
+    seg, (nbytes, signed, d16), row, rd = _setup(d, "load")
 
     def run(st, g):
         m = st.EM[g.ix]
         mask = None if m.all() else m
-        addr = rd(st, g)
-        if seg != "scratch":
-            addr = np.broadcast_to(addr, (g.w, 64))
-        b8, b32, off = _resolve(st, g, d, seg, addr, mask, nbytes, False)
+        b8, b32, off = _locate(st, g, d, seg, rd, mask, nbytes, False)
         write_load(st, g, row, gather(b8, b32, off, nbytes), nbytes, signed, d16)
     return run
 
 
 def _build_store(d: Decoded):
-    _check_mods(d)
-    seg, _, kind = d.base.partition("_store_")
-    nbytes, _signed, d16 = KINDS[kind]
-    _dst, vaddr, data, saddr = _parse(d, seg, "store")
-    rd = _addr_fn(d, vaddr, saddr, seg)
-    nv = d.kernel.n_vgpr
-    drow = row_of(data, nv)
+    seg, (nbytes, _signed, d16), drow, rd = _setup(d, "store")
 
     def run(st, g):
         m = st.EM[g.ix]
         if not m.any():
             return
         mask = None if m.all() else m
-        addr = rd(st, g)
-        if seg != "scratch":
-            addr = np.broadcast_to(addr, (g.w, 64))
-        b8, b32, off = _resolve(st, g, d, seg, addr, mask, nbytes, True)
+        b8, b32, off = _locate(st, g, d, seg, rd, mask, nbytes, True)
         scatter(b8, b32, off, mask, store_data(st, g, drow, nbytes, d16), nbytes)
     return run
 
