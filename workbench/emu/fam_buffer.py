@@ -48,7 +48,9 @@ U32, U64, I64 = np.uint32, np.uint64, np.int64
 _CACHE = {"glc", "slc", "sc0", "sc1", "nt", "offset", "offen"}
 
 
-def _parse(d: Decoded, has_data_dst: bool):
+def _parse(d: Decoded):
+    """(V# reader, offsets reader, VGPR row of vdata) of a buffer instruction; refuses
+    modifiers and operand forms that are not modelled."""
     for k in d.mods:
         if k not in _CACHE:
             raise UnknownInstruction(d.mnemonic, d.addr, d.inst.text, f"modifier {k}")
@@ -58,7 +60,8 @@ def _parse(d: Decoded, has_data_dst: bool):
     offen = bool(d.mods.get("offen"))
     if offen != (vaddr.kind == "v"):
         raise UnknownInstruction(d.mnemonic, d.addr, d.inst.text, "vaddr without offen")
-    return vdata, vaddr, srsrc, soff, offen
+    return (_rsrc_reader(d, srsrc), _offsets(d, vaddr, soff, offen),
+            row_of(vdata, d.kernel.n_vgpr))
 
 
 def _rsrc_reader(d: Decoded, srsrc):
@@ -119,9 +122,7 @@ def _components(nbytes: int) -> list[tuple[int, int]]:
 def _build_load(d: Decoded):
     kind = d.base[len("buffer_load_"):]
     nbytes, signed, d16 = KINDS[kind]
-    vdata, vaddr, srsrc, soff, offen = _parse(d, True)
-    rsrc, offs = _rsrc_reader(d, srsrc), _offsets(d, vaddr, soff, offen)
-    row = row_of(vdata, d.kernel.n_vgpr)
+    rsrc, offs, row = _parse(d)
     comps = _components(nbytes)
 
     def run(st, g):
@@ -146,9 +147,7 @@ def _build_load(d: Decoded):
 def _build_store(d: Decoded):
     kind = d.base[len("buffer_store_"):]
     nbytes, _signed, d16 = KINDS[kind]
-    vdata, vaddr, srsrc, soff, offen = _parse(d, False)
-    rsrc, offs = _rsrc_reader(d, srsrc), _offsets(d, vaddr, soff, offen)
-    row = row_of(vdata, d.kernel.n_vgpr)
+    rsrc, offs, row = _parse(d)
     comps = _components(nbytes)
 
     def run(st, g):
@@ -173,12 +172,10 @@ def _build_atomic(d: Decoded):
     op = name[:-3] if x2 else name
     if op not in ATOMICS:
         raise UnknownInstruction(d.mnemonic, d.addr, d.inst.text, f"atomic {op}")
-    vdata, vaddr, srsrc, soff, offen = _parse(d, True)
-    rsrc, offs = _rsrc_reader(d, srsrc), _offsets(d, vaddr, soff, offen)
+    rsrc, offs, row = _parse(d)
     nb = 8 if (x2 or op.endswith("_f64")) else 4
     dw = nb // 4
     ret = bool(d.mods.get("sc0") or d.mods.get("glc"))
-    row = row_of(vdata, d.kernel.n_vgpr)
     cmpswap = op in ("cmpswap", "cmpst")
 
     def run(st, g):
