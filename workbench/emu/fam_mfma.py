@@ -182,12 +182,15 @@ def _build_mfma(d: Decoded):
     f32acc = dt == "f32"
     dec = _decode32 if f32acc else _decode
 
-    def run_fast(st, g):
+    def inputs(st, g, decode):
+        """A and B decoded by ``decode``; refuses a partial EXEC."""
         if not st.EM[g.ix].all():
             raise EmulatorError(f"`{d.inst.text}` at pc 0x{d.addr:x} executed with a partial "
                                 "EXEC mask; MFMA under divergence is not modelled")
-        A = dec(ra(st, g), at)
-        B = dec(rb(st, g), bt)
+        return decode(ra(st, g), at), decode(rb(st, g), bt)
+
+    def run_fast(st, g):
+        A, B = inputs(st, g, dec)
         P = np.take(np.matmul(A, B).reshape(g.w, -1), flat, axis=1)  # [w, regs, 64]
         P = P.transpose(1, 0, 2)  # [regs, w, 64]
         if crow is not None:
@@ -206,11 +209,7 @@ def _build_mfma(d: Decoded):
 
 
     def run(st, g):
-        if not st.EM[g.ix].all():
-            raise EmulatorError(f"`{d.inst.text}` at pc 0x{d.addr:x} executed with a partial "
-                                "EXEC mask; MFMA under divergence is not modelled")
-        A = _decode(ra(st, g), at)
-        B = _decode(rb(st, g), bt)
+        A, B = inputs(st, g, _decode)
         C = _decode(rc(st, g), ct)
         if neg[0]:
             A = -A
