@@ -41,6 +41,13 @@ def _scc(st, g, cond) -> None:
     st.SCC[g.ix] = np.broadcast_to(cond, (g.w,))
 
 
+def _result(st, g, dst, res, scc, b64: bool) -> None:
+    """Write an ALU result to ``dst``, and SCC when the op sets it (``scc`` not None)."""
+    _w(st, g, dst, _u(res) if not b64 else res, b64)
+    if scc is not None:
+        _scc(st, g, scc)
+
+
 # ---- SOP2 -------------------------------------------------------------------------------------
 def _u(x):
     return np.asarray(x).astype(U64)
@@ -156,9 +163,7 @@ def _build_sop2(d: Decoded):
 
     def run(st, g):
         res, scc = fn(ra(st, g), rb(st, g), st.SCC[g.ix])
-        _w(st, g, dst, _u(res) if not b64 else res, b64)
-        if scc is not None:
-            _scc(st, g, scc)
+        _result(st, g, dst, res, scc, b64)
     return run
 
 
@@ -319,9 +324,7 @@ def _build_sop1(d: Decoded):
 
     def run(st, g):
         res, scc = fn(ra(st, g), None)
-        _w(st, g, dst, _u(res) if not out64 else res, out64)
-        if scc is not None:
-            _scc(st, g, scc)
+        _result(st, g, dst, res, scc, out64)
     return run
 
 
