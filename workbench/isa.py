@@ -98,7 +98,7 @@ class Listing:
         return "\n".join(out)
 
 
-def _split_top(s: str, seps: str) -> list[str]:
+def split_top(s: str, seps: str) -> list[str]:
     """Split on characters in seps that are outside (), [] brackets."""
     out, depth, cur = [], 0, []
     for ch in s:
@@ -117,17 +117,17 @@ def _split_top(s: str, seps: str) -> list[str]:
 
 def parse_operands(rest: str) -> tuple[tuple[str, ...], int]:
     """(operands + trailing modifiers, number of real operands) from the text after a mnemonic."""
-    parts = _split_top(rest, ",")
+    parts = split_top(rest, ",")
     if not parts:
         return (), 0
     if len(parts) == 1:
-        toks = _split_top(parts[0], " \t")
+        toks = split_top(parts[0], " \t")
         # With a single comma-free group, tokens with ':' are modifiers (offset:8, vmcnt style
         # counters are written vmcnt(0) and count as operands of s_waitcnt).
         ops = [t for t in toks if ":" not in t or t.startswith(("[", "-["))]
         mods = [t for t in toks if t not in ops]
         return tuple(ops + mods), len(ops)
-    last = _split_top(parts[-1], " \t")
+    last = split_top(parts[-1], " \t")
     ops = parts[:-1] + last[:1]
     return tuple(ops + last[1:]), len(ops)
 

@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from ..isa import split_top
 from .state import EXEC
 
 # gfx9 scalar operand encodings (LLVM SIRegisterInfo.td; AMDGPU "SGPR / special" operand table)
@@ -84,23 +85,7 @@ class Operand:
 
 def split_items(operands: tuple) -> list[str]:
     """Flatten the listing's operand strings into whitespace-separated top-level items."""
-    out: list[str] = []
-    for o in operands:
-        depth, cur = 0, ""
-        for ch in o.strip():
-            if ch in "[(":
-                depth += 1
-            elif ch in "])":
-                depth -= 1
-            if ch.isspace() and depth == 0:
-                if cur:
-                    out.append(cur)
-                cur = ""
-            else:
-                cur += ch
-        if cur:
-            out.append(cur)
-    return out
+    return [it for o in operands for it in split_top(o, " \t")]
 
 
 def parse_value(s: str) -> Any:
