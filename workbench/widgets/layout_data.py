@@ -193,33 +193,15 @@ def dims(operand: str) -> tuple[str, str]:
 def matrix_text(p: Placement) -> str:
     """The ``lane.reg[.elem]`` matrix of the slots each element is read from (copy 0), in the
     format of ``print(layout)``; with no modifiers it is the catalog's own printed matrix."""
-    ins, op = p.ins, p.operand
+    lay = p.ins.layout(p.operand, opsel=p.mods.opsel)
     if not remaps(p):
-        return str(ins.layout(op, opsel=p.mods.opsel))
-    lay = ins.layout(op, opsel=p.mods.opsel)
+        return str(lay)
     first = p.used & (p.replica == 0)
-    shape = lay.shape
-    lane = p.lane[first].reshape(shape)
-    reg = p.reg[first].reshape(shape)
-    elem = p.elem[first].reshape(shape)
-    cells = np.char.add(np.char.add(lane.astype(str), "."), reg.astype(str))
-    sub = lay.elems_per_reg > 1
-    if sub:
-        cells = np.char.add(np.char.add(cells, "."), elem.astype(str))
-    width = max(int(np.char.str_len(cells).max()), len(str(lay.cols - 1)))
-    rname, cname = dims(op)
-    head = [lay.summary(), f"modifiers {p.mods.words()}: entries are the "
-            f"{'lane.reg.elem' if sub else 'lane.reg'} each element is read from"]
-    rw = max(len(rname) + 1 + len(str(lay.rows - 1)), 3)
-    for b in range(lay.blocks):
-        if lay.blocks > 1:
-            head.append(f"block {b}:")
-        head.append(f"{rname}\\{cname}".rjust(rw) + " " + " ".join(
-            str(c).rjust(width) for c in range(lay.cols)))
-        for r in range(lay.rows):
-            head.append(f"{r}".rjust(rw) + " " + " ".join(
-                cells[b, r, c].rjust(width) for c in range(lay.cols)))
-    return "\n".join(head)
+    lane, reg, elem = (x[first].reshape(lay.shape) for x in (p.lane, p.reg, p.elem))
+    fmt = "lane.reg.elem" if lay.elems_per_reg > 1 else "lane.reg"
+    head = [lay.summary(), f"modifiers {p.mods.words()}: entries are the {fmt} each element "
+            "is read from"]
+    return "\n".join(head + lay.grid_lines(lane, reg, elem))
 
 
 # -- colours -------------------------------------------------------------------------------------
