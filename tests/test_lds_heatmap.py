@@ -12,7 +12,7 @@ from workbench.lds import SharedTile, XorSwizzle, column_access, mfma_operand_re
 from workbench.lds.trace_analysis import trace_conflicts
 from workbench.widgets.base import WIDGET_MIME
 from workbench.widgets.lds_heatmap import LdsHeatmap, grid_html, grid_text
-from workbench.widgets.lds_panels import IDLE, OK, colour
+from workbench.widgets.lds_panels import IDLE, OK, cell_char, colour
 
 LANE = np.arange(64)
 ALL = np.ones(64, dtype=bool)
@@ -139,6 +139,14 @@ def test_bad_subjects():
 def test_colours():
     assert colour(0) == IDLE and colour(1) == OK
     assert colour(2) != colour(3) and colour(100) == colour(8)
+
+
+def test_cell_characters_follow_the_legend():
+    """'.' idle, 1-9, a=10 .. z=35, '#' more; a fractional load rounds up (LEGEND)."""
+    loads = [0, -1.0, 0.25, 1, 9, 9.5, 10, 17, 35, 35.5, 36, 1000]
+    assert "".join(cell_char(v) for v in loads) == "..119aahz###"
+    acc = column_access(SharedTile((32, 32), "f32"), 0)   # 32-way: 'w', as Access.table_text
+    assert "w" in repr(acc) and cell_char(float(acc.bank_matrix().max())) == "w"
 
 
 def test_static_bundle_outside_kernel_and_live_widget():

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from ..lds import Access, AccessGroup
+from ..lds.analysis import bank_char
 from ..lds.phases import _ranges
 from ..lds.trace_analysis import InstructionConflicts, TraceConflicts, trace_conflicts
 
@@ -60,15 +61,9 @@ def ink(background: str) -> str:
 
 
 def cell_char(load: float) -> str:
-    """One text character per cell, as ``Access.table_text``: '.', 1-9, a=10 .. z=35, '#'."""
-    c = int(np.ceil(load)) if load > 0 else 0
-    if c == 0:
-        return "."
-    if c < 10:
-        return str(c)
-    if c < 36:
-        return chr(ord("a") + c - 10)
-    return "#"
+    """One text character per cell, as ``Access.table_text``: '.', 1-9, a=10 .. z=35, '#'
+    (a fractional load counts as the next whole number of dwords)."""
+    return bank_char(int(np.ceil(load)) if load > 0 else 0)
 
 
 @dataclass(frozen=True)
