@@ -21,6 +21,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from ulp import signed_log_uniform, ulp_error
 
 import workbench
 from workbench.runtime.kernel import Kernel
@@ -63,36 +64,26 @@ def _run(mod, name: str, *inputs: np.ndarray, outputs=(np.float32,)) -> list[np.
     return outs
 
 
-def _ulp_error(got: np.ndarray, ref: np.ndarray) -> np.ndarray:
-    """|got - ref| in units of the float32 spacing at the float64 reference."""
-    spacing = np.spacing(np.abs(ref).astype(np.float32)).astype(np.float64)
-    return np.abs(got.astype(np.float64) - ref) / spacing
-
-
-def _signed_log_uniform(rng, lo: float, hi: float, n: int) -> np.ndarray:
-    return np.exp(rng.uniform(np.log(lo), np.log(hi), n)) * rng.choice([-1.0, 1.0], n)
-
-
 def _inputs(kind: str) -> tuple[np.ndarray, ...]:
     """~N float32 inputs covering each function's interesting range (and a few specials)."""
     rng = np.random.default_rng(sum(map(ord, kind)))  # deterministic per kind
     q = N // 4
     if kind == "exp":  # results from subnormal (x < -87.3) to overflow (x > 88.7)
         x = np.concatenate([rng.uniform(-104, 89, 2 * q), rng.uniform(-2, 2, q),
-                            _signed_log_uniform(rng, 1e-30, 1e-3, q)])
+                            signed_log_uniform(rng, 1e-30, 1e-3, q)])
     elif kind == "exp2":
         x = np.concatenate([rng.uniform(-150, 128.5, 2 * q), rng.uniform(-1, 1, q),
-                            _signed_log_uniform(rng, 1e-30, 1e-3, q)])
+                            signed_log_uniform(rng, 1e-30, 1e-3, q)])
     elif kind == "log":  # subnormal inputs exercise LLVM's 2^32 input scaling
         x = np.concatenate([np.exp(rng.uniform(np.log(1e-45), np.log(3e38), 2 * q)),
                             rng.uniform(0.5, 2.0, q), rng.uniform(1e-44, 1.1e-38, q)])
     elif kind == "trig":
         x = np.concatenate([rng.uniform(-10, 10, q), rng.uniform(-2.0**17, 2.0**17, q),
-                            _signed_log_uniform(rng, 2.0**17, 3e38, q),
+                            signed_log_uniform(rng, 2.0**17, 3e38, q),
                             np.float32(np.arange(1, q + 1) * (np.pi / 2))])
     elif kind == "tanh":
         x = np.concatenate([rng.uniform(-12, 12, 2 * q), rng.uniform(-0.6, 0.6, q),
-                            _signed_log_uniform(rng, 1e-30, 1e-2, q)])
+                            signed_log_uniform(rng, 1e-30, 1e-2, q)])
     else:
         raise ValueError(kind)
     return (x.astype(np.float32),)
@@ -140,7 +131,7 @@ def test_accuracy_vs_float64(mod, name, ref, kind, max_ulp):
     big = np.abs(r) > F32_MAX * (1 + 2.0**-25)  # rounds to inf in float32
     assert np.isinf(got[big]).all() and (np.sign(got[big]) == np.sign(r[big])).all()
     fin = ~big
-    err = _ulp_error(got[fin], r[fin])
+    err = ulp_error(got[fin], r[fin])
     worst = int(err.argmax())
     assert err.max() <= max_ulp, (f"{name}: {err.max():.3f} ulp at x={x[fin][worst]!r} "
                                   f"(got {got[fin][worst]!r}, want {r[fin][worst]!r})")
@@ -177,7 +168,7 @@ def test_powf(mod):
     fin = np.abs(ref) <= F32_MAX
     # math_inline.h's bound for powf (2 ulp): exp2f of the float part of f (here 0.5 ulp,
     # one v_exp_f32) times a first-order correction, rounded from double.
-    err = _ulp_error(got[fin], ref[fin])
+    err = ulp_error(got[fin], ref[fin])
     assert err.max() <= 2.0, f"powf: {err.max():.3f} ulp at {x[fin][err.argmax()]!r}"
     assert np.isinf(got[~fin]).all()
     # C99 F.9.4.4 cases, bit for bit against the C library's pow
@@ -203,7 +194,7 @@ def test_fast_intrinsics_follow_their_instruction_sequence(mod):
     np.testing.assert_array_equal(got, np.exp2(t.astype(np.float64)).astype(np.float32))
     # and within the budget one ulp per rounding (product, exp2) gives: |t| * 2^-24 * ln2
     # relative from the product plus 0.5 ulp: < 70 ulp at |x| = 88
-    assert _ulp_error(got, np.exp(x.astype(np.float64))).max() < 70
+    assert ulp_error(got, np.exp(x.astype(np.float64))).max() < 70
     xl = np.exp(rng.uniform(np.log(1.2e-38), np.log(3e38), N)).astype(np.float32)
     (gl,) = _run(mod, "m_fast_logf", xl)
     y = np.log2(xl.astype(np.float64)).astype(np.float32)
