@@ -137,23 +137,12 @@ class LayoutFigures:
             fig.yaxis.ticker = FixedTicker(ticks=[])
             fig.xaxis.major_tick_out = 2
             fig.yaxis.major_tick_out = 2
-        style = dict(line_color="white", line_width=0.6, selection_line_color="black",
-                     selection_line_width=2.0, nonselection_fill_alpha=0.22,
-                     nonselection_line_alpha=0.3)
-        self.matrix_cells = self.matrix.rect("mx", "my", 1, 1, source=self.source,
-                                             fill_color="mcolor", **style)
-        self.matrix_text = self.matrix.text("tx", "ty", text="mtext", source=self.source,
-                                            text_align="center", text_baseline="middle",
-                                            text_font_size="8pt", text_color="#111",
-                                            nonselection_text_alpha=0.35)
+        self.matrix_cells, self.matrix_text = self._cells(
+            self.matrix, ("mx", "my"), "mcolor", ("tx", "ty"), "mtext", "8pt")
         self.matrix.text("x", "y", text="text", source=self.labels, text_align="left",
                          text_baseline="middle", text_font_size="9pt")
-        self.lane_cells = self.lanes.rect("lx", "ly", 1, 1, source=self.source,
-                                          fill_color="lcolor", **style)
-        self.lane_text = self.lanes.text("lx", "ly", text="ltext", source=self.source,
-                                         text_align="center", text_baseline="middle",
-                                         text_font_size="7pt", text_color="#111",
-                                         nonselection_text_alpha=0.35)
+        self.lane_cells, self.lane_text = self._cells(
+            self.lanes, ("lx", "ly"), "lcolor", ("lx", "ly"), "ltext", "7pt")
         self.matrix.add_tools(HoverTool(renderers=[self.matrix_cells], tooltips=[
             ("element", "@name"), ("lane", "@lane"), ("VGPR", "@vgpr (from the operand base)"),
             ("bits", "@bits"), ("held by lanes", "@copies")]))
@@ -164,6 +153,18 @@ class LayoutFigures:
         self.source.selected.js_on_change(
             "indices", CustomJS(args={"source": self.source}, code=_SELECT_LANES_JS))
         self.layout = row(self.matrix, self.lanes)
+
+    def _cells(self, fig: Any, xy: tuple[str, str], fill: str, text_xy: tuple[str, str],
+               text: str, font_size: str) -> tuple[Any, Any]:
+        """Unit cells of the shared source at columns ``xy`` filled from column ``fill``, and
+        their labels (column ``text`` at ``text_xy``): the glyph pair both views draw."""
+        cells = fig.rect(*xy, 1, 1, source=self.source, fill_color=fill, line_color="white",
+                         line_width=0.6, selection_line_color="black", selection_line_width=2.0,
+                         nonselection_fill_alpha=0.22, nonselection_line_alpha=0.3)
+        labels = fig.text(*text_xy, text=text, source=self.source, text_align="center",
+                          text_baseline="middle", text_font_size=font_size, text_color="#111",
+                          nonselection_text_alpha=0.35)
+        return cells, labels
 
     def update(self, p: Placement, color_by: str = "lane") -> None:
         """Show placement ``p``: new source data, ranges, ticks and sizes (figures are kept)."""
