@@ -18,9 +18,11 @@ import re
 import zlib
 from pathlib import Path
 
+import mfma_values
 import numpy as np
 import pytest
 import torch
+from mfma_values import decode, pack, unpack
 
 import workbench
 from workbench import layouts
@@ -56,35 +58,11 @@ def launch(mod, name: str, grid, block, *args):
 
 # ---- element encodings ------------------------------------------------------------------------
 def encode(t: str, x: np.ndarray) -> np.ndarray:
-    """Values of type ``t`` -> raw element bits (uint32 / uint64)."""
-    if t in ("f32", "xf32"):
-        return np.asarray(x, np.float32).view(np.uint32)
-    if t == "f16":
-        return np.asarray(x, np.float16).view(np.uint16).astype(np.uint32)
-    if t == "bf16":  # only used on values exact in bf16
-        b = np.asarray(x, np.float32).view(np.uint32)
-        assert not (b & 0xFFFF).any(), "value not exact in bf16"
-        return b >> 16
-    if t == "i8":
-        return np.asarray(x, np.int8).view(np.uint8).astype(np.uint32)
-    if t in ("i32",):
-        return np.asarray(x, np.int64).astype(np.int32).view(np.uint32)
-    if t == "f64":
-        return np.asarray(x, np.float64).view(np.uint64)
+    """Values of type ``t`` -> raw element bits (fp8: RNE through torch; others: mfma_values)."""
     if t in TORCH_FP8:
         codes = torch.from_numpy(np.asarray(x, np.float32)).to(TORCH_FP8[t]).view(torch.uint8)
         return codes.numpy().astype(np.uint32)
-    raise ValueError(t)
-
-
-def decode(t: str, bits: np.ndarray) -> np.ndarray:
-    if t == "f32":
-        return bits.astype(np.uint32).view(np.float32)
-    if t == "i32":
-        return bits.astype(np.uint32).view(np.int32)
-    if t == "f64":
-        return bits.astype(np.uint64).view(np.float64)
-    raise ValueError(t)
+    return mfma_values.encode(t, x)
 
 
 def small_ints(rng, t: str, shape) -> np.ndarray:
@@ -99,19 +77,7 @@ def small_ints(rng, t: str, shape) -> np.ndarray:
     return rng.integers(-8, 9, shape).astype(np.float64)  # exact in e4m3fnuz .. f64
 
 
-# ---- packing through the catalog (register contents per lane) -----------------------------------
-def pack(ins, operand: str, bits: np.ndarray) -> np.ndarray:
-    """[W, blocks, rows, cols] element bits -> [W, 64, regs] uint32 (lane t's registers)."""
-    v = np.zeros((bits.shape[0], ins.vgprs[operand], 64), np.uint32)
-    ins.scatter_bits(v, operand, bits)
-    return np.ascontiguousarray(v.transpose(0, 2, 1))
-
-
-def unpack(ins, operand: str, lanes: np.ndarray) -> np.ndarray:
-    """[W, 64, regs] uint32 -> [W, blocks, rows, cols] element bits."""
-    return ins.gather_bits(np.ascontiguousarray(lanes.transpose(0, 2, 1)), operand)
-
-
+# ---- register contents as kernel arguments ------------------------------------------------------
 _CTYPE = {"float": np.float32, "int": np.int32, "long": np.int64, "double": np.float64}
 
 

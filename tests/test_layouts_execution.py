@@ -12,8 +12,9 @@ What this proves depends on the device. On a real gfx942 (``rocm``) it checks th
 lane formulas against the hardware. On the emulator, whose MFMA reads operands through the same
 catalog, it checks everything around the formulas: that clang's builtin vector arguments land
 in the registers the catalog numbers (register order, sub-element order, register counts), the
-emulator's operand/AGPR plumbing, and its arithmetic per element type against the independent
-decoders below -- but it cannot catch a wrong formula shared by both. The formulas themselves
+emulator's operand/AGPR plumbing, and its arithmetic per element type against independent
+encoders/decoders (``tests/mfma_values.py``, the FNUZ tables below) -- but it cannot catch a
+wrong formula shared by both. The formulas themselves
 are checked against independent reference data in ``tests/test_layouts.py``.
 """
 
@@ -21,6 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from mfma_values import decode, encode, pack, unpack
 
 import workbench as wb
 from workbench import layouts
@@ -52,7 +54,7 @@ def _regs(operand: str) -> int:
     return 1
 
 
-# -- independent element encoders/decoders ------------------------------------------------------
+# -- independent element encoders (fp8 from a code table; the rest: tests/mfma_values.py) ---------
 def _fnuz_table(exp_bits: int, bias: int) -> np.ndarray:
     """float64 value of each 8-bit code of an FNUZ float (LLVM APFloat Float8E4M3FNUZ /
     Float8E5M2FNUZ: no infinities, no -0, the single NaN is 0x80; amd_hw_facts §1.2)."""
@@ -71,38 +73,14 @@ _FNUZ = {"float8_e4m3fnuz": _fnuz_table(4, 8), "float8_e5m2fnuz": _fnuz_table(5,
 
 def _encode(values: np.ndarray, t: str) -> np.ndarray:
     """Logical values -> raw element bits (right-aligned) of type ``t``; values are exact."""
-    if t == "bf16":
-        f = values.astype(np.float32)
-        assert (f.view(np.uint32) & 0xFFFF == 0).all(), "bf16 test values must be exact"
-        return f.view(np.uint32) >> 16
     if t == "f16":
         h = values.astype(np.float16)
         assert (h.astype(np.float64) == values).all()
-        return h.view(np.uint16).astype(np.uint32)
-    if t in ("f32", "xf32"):
-        return values.astype(np.float32).view(np.uint32)
-    if t == "f64":
-        return values.astype(np.float64).view(np.uint64)
-    if t == "i8":
-        return values.astype(np.int8).view(np.uint8).astype(np.uint32)
-    if t == "i32":
-        return values.astype(np.int32).view(np.uint32)
     if t in _FNUZ:
         table = _FNUZ[t]
         codes = np.array([int(np.flatnonzero(table == v)[0]) for v in values.ravel()])
         return codes.reshape(values.shape).astype(np.uint32)
-    raise AssertionError(f"no encoder for {t}")
-
-
-def _decode(bits: np.ndarray, t: str) -> np.ndarray:
-    """Raw D bits -> float64/int64 values (D is f32, i32 or f64 on gfx942)."""
-    if t == "f32":
-        return bits.astype(np.uint32).view(np.float32).astype(np.float64)
-    if t == "i32":
-        return bits.astype(np.uint32).view(np.int32).astype(np.int64)
-    if t == "f64":
-        return bits.astype(np.uint64).view(np.float64)
-    raise AssertionError(f"no decoder for {t}")
+    return encode(t, values)
 
 
 def _values(t: str, shape: tuple[int, ...], rng: np.random.Generator) -> np.ndarray:
@@ -122,14 +100,6 @@ def _values(t: str, shape: tuple[int, ...], rng: np.random.Generator) -> np.ndar
         ok = table[np.isfinite(table) & (np.abs(table) >= 0.125) & (np.abs(table) <= 8)]
         return rng.choice(ok, size=shape)
     raise AssertionError(f"no test values for {t} x {n}")
-
-
-def _pack(ins, operand: str, bits: np.ndarray) -> np.ndarray:
-    """Raw element bits [blocks, rows, cols] -> the probe's per-lane array [64, regs] uint32."""
-    regs = ins.layout(operand).regs
-    vg = np.zeros((1, regs, ins.wave_size), dtype=np.uint32)
-    ins.scatter_bits(vg, operand, bits[None])
-    return np.ascontiguousarray(vg[0].T)
 
 
 def _typed(words: np.ndarray, pointee: str | None) -> np.ndarray:
@@ -159,9 +129,9 @@ def test_mfma_computes_a_times_b_plus_c(module, name, device):
     blocks, m, n = ins.shape("C")
     c_val = (rng.permutation(blocks * m * n) - blocks * m * n // 2).reshape(blocks, m, n)
     c_val = c_val.astype(np.float64)
-    a = _pack(ins, "A", _encode(a_val, ins.a_type))
-    b = _pack(ins, "B", _encode(b_val, ins.b_type))
-    c = _pack(ins, "C", _encode(c_val, ins.c_type))
+    a = pack(ins, "A", _encode(a_val, ins.a_type)[None])[0]  # one wave: [64, regs]
+    b = pack(ins, "B", _encode(b_val, ins.b_type)[None])[0]
+    c = pack(ins, "C", _encode(c_val, ins.c_type)[None])[0]
     # the compiled instruction names as many registers per operand as the catalog counts
     (mfma,) = [i for i in kernel.isa_for(ARCH) if i.mnemonic == name]
     d_op, a_op, b_op, c_op = mfma.operands[:4]
@@ -171,8 +141,7 @@ def test_mfma_computes_a_times_b_plus_c(module, name, device):
     args = {x.name: x for x in kernel.info().args}
     kernel[1, 64](*(_typed(arr, args[nm].pointee) for nm, arr in (("a", a), ("b", b), ("c", c))))
 
-    vg = np.ascontiguousarray(c.T)[None]
-    got = _decode(ins.gather_bits(vg, "D")[0], ins.d_type)
+    got = decode(ins.d_type, unpack(ins, "D", c[None])[0])
     want = a_val @ b_val + c_val
     if ins.d_type == "i32":
         want = want.astype(np.int64)
