@@ -268,3 +268,23 @@ def test_widget_info_names_the_active_modifier():
     w.controls["blgp"].value = 4  # CDNA3 f64: BLGP bit 2 negates C (facts §1.4)
     assert "BLGP=4 negates C (C is negated)" in w.info.value
     assert "BLGP=4 negates C" in layout("v_mfma_f64_16x16x4_f64", "gfx942", "C", blgp=4).text()
+
+
+def test_widget_stays_live_after_a_failed_recompute(monkeypatch):
+    """An exception inside a quiet section (here: drawing) must not leave the observers muted."""
+    w = wb.layout("v_mfma_f32_16x16x16_bf16", arch="gfx942").widget()
+
+    def broken(p, color_by="lane"):
+        raise RuntimeError("draw failed")
+
+    monkeypatch.setattr(w.figures, "update", broken)
+    with pytest.raises(RuntimeError, match="draw failed"):
+        w.controls["operand"].value = "C"
+    assert w._quiet is False
+    monkeypatch.undo()
+    w.controls["operand"].value = "B"  # recomputes again
+    assert _source_lane(w, "B", 0, 13, 5) == [w.ins.B.location(0, 13, 5)[0].lane]
+    with pytest.raises(ValueError, match="inside"), w.quiet():
+        assert w._quiet is True
+        raise ValueError("inside")
+    assert w._quiet is False

@@ -8,6 +8,8 @@ matrix view and a lane-major view that share one bokeh data source.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from .. import layouts
@@ -106,7 +108,7 @@ class LayoutWidget:
         if in_kernel():
             load_bokehjs()  # once per kernel: the bokeh views need BokehJS in the page
         ins = explorer.ins
-        self._quiet = True  # no recompute while controls are being (re)filled
+        self._quiet = False  # see quiet(); the observers are attached after the controls are made
         arch = get_arch(ins.arch)
         dd = {"layout": W.Layout(width="auto")}
         self.controls: dict[str, Any] = {
@@ -148,7 +150,6 @@ class LayoutWidget:
             c[name].observe(self._on_change, names="value")
         c["lane"].observe(self._on_lane, names="value")
         self.figures.source.selected.on_change("indices", self._on_selection)
-        self._quiet = False
         # Fill the figures before wrapping them: BokehModel snapshots the document when it is
         # created, and patches sent before the browser has a view for it are lost.
         self.recompute()
@@ -165,6 +166,16 @@ class LayoutWidget:
     @staticmethod
     def _lane_options(wave_size: int) -> list[tuple[str, int]]:
         return [("none", -1)] + [(str(i), i) for i in range(wave_size)]
+
+    @contextmanager
+    def quiet(self) -> Iterator[None]:
+        """Observers ignore the control and selection changes made inside (no recompute while
+        controls are being refilled); the previous state comes back, also on an exception."""
+        before, self._quiet = self._quiet, True
+        try:
+            yield
+        finally:
+            self._quiet = before
 
     # -- state ----------------------------------------------------------------------------------
     @property
@@ -184,13 +195,12 @@ class LayoutWidget:
         c = self.controls
         op = c["operand"].value
         legal = legal_modifiers(self.ins, op, mods.cbsz)
-        quiet, self._quiet = self._quiet, True
-        for name in ("cbsz", "abid", "blgp"):
-            values = legal.get(name, (0,))
-            c[name].options = list(values)
-            c[name].value = getattr(mods, name) if getattr(mods, name) in values else 0
-        c["opsel"].value = mods.opsel if "opsel" in legal else 0
-        self._quiet = quiet
+        with self.quiet():
+            for name in ("cbsz", "abid", "blgp"):
+                values = legal.get(name, (0,))
+                c[name].options = list(values)
+                c[name].value = getattr(mods, name) if getattr(mods, name) in values else 0
+            c["opsel"].value = mods.opsel if "opsel" in legal else 0
         self.shown_modifiers = [n for n in ("cbsz", "abid", "blgp", "opsel") if n in legal]
         self.modifier_box.children = [self._modifier_widgets[n] for n in self.shown_modifiers]
 
@@ -200,10 +210,9 @@ class LayoutWidget:
             return
         arch = get_arch(change["new"])
         c = self.controls
-        self._quiet = True
-        c["wave_size"].options = list(arch.wave_sizes)
-        c["wave_size"].value = arch.default_wave_size
-        self._quiet = False
+        with self.quiet():
+            c["wave_size"].options = list(arch.wave_sizes)
+            c["wave_size"].value = arch.default_wave_size
         self._on_wave(None)
 
     def _on_wave(self, change: Any) -> None:
@@ -212,12 +221,11 @@ class LayoutWidget:
         c = self.controls
         names = layouts.names(c["arch"].value, wave_size=c["wave_size"].value)
         keep = self.ins.name if self.ins.name in names else names[0]
-        self._quiet = True
-        c["instruction"].options = names
-        c["instruction"].value = keep
-        c["lane"].options = self._lane_options(c["wave_size"].value)
-        c["lane"].value = -1
-        self._quiet = False
+        with self.quiet():
+            c["instruction"].options = names
+            c["instruction"].value = keep
+            c["lane"].options = self._lane_options(c["wave_size"].value)
+            c["lane"].value = -1
         self._on_instruction(None)
 
     def _on_instruction(self, change: Any) -> None:
@@ -258,24 +266,21 @@ class LayoutWidget:
         lanes = self.figures.source.data["lane"]
         first = int(min(int(lanes[i]) for i in new))
         if first != self.controls["lane"].value:
-            self._quiet = True
-            self.controls["lane"].value = first
-            self._quiet = False
+            with self.quiet():
+                self.controls["lane"].value = first
             self._select(first)
 
     def _select(self, lane: int | None) -> None:
         p = self.placement
         idx = [] if lane is None else [int(i) for i in (p.lane == lane).nonzero()[0]]
-        quiet, self._quiet = self._quiet, True
-        self.figures.source.selected.indices = idx
-        self._quiet = quiet
+        with self.quiet():
+            self.figures.source.selected.indices = idx
         self.info.value = _info_html(self.ins, p, lane)
 
     def recompute(self) -> None:
         """Redraw for the controls' current values (updates data in place)."""
         c = self.controls
         self.placement = placement(self.ins, c["operand"].value, self.modifiers)
-        quiet, self._quiet = self._quiet, True
-        self.figures.update(self.placement, c["color_by"].value)
-        self._quiet = quiet
+        with self.quiet():
+            self.figures.update(self.placement, c["color_by"].value)
         self._select(self.lane)
