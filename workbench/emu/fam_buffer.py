@@ -29,7 +29,7 @@ import numpy as np
 
 from .common import fault
 from .errors import EmulatorError, UnknownInstruction
-from .fam_vmem import KINDS
+from .fam_vmem import KINDS, opcodes
 from .memops import (
     ATOMICS,
     atomic,
@@ -201,20 +201,7 @@ def _build_atomic(d: Decoded):
     return run
 
 
-for _k in KINDS:
-    if _k in ("byte", "short", "byte_d16_hi"):
-        semantic(f"buffer_store_{_k}")(_build_store)
-    elif _k == "short_d16_hi":
-        semantic(f"buffer_store_{_k}")(_build_store)
-        semantic(f"buffer_load_{_k}")(_build_load)
-    elif _k.startswith("dword"):
-        semantic(f"buffer_store_{_k}")(_build_store)
-        semantic(f"buffer_load_{_k}")(_build_load)
-    else:
-        semantic(f"buffer_load_{_k}")(_build_load)
-for _op in ATOMICS:
-    if _op in ("rsub", "min", "max", "wrxchg", "cmpst"):
-        continue
-    semantic(f"buffer_atomic_{_op}")(_build_atomic)
-    if not _op.endswith(("f32", "f64")):
-        semantic(f"buffer_atomic_{_op}_x2")(_build_atomic)
+_loads, _stores, _atomics = opcodes("buffer")
+semantic(*_loads)(_build_load)
+semantic(*_stores)(_build_store)
+semantic(*_atomics)(_build_atomic)

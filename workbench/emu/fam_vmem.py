@@ -217,22 +217,30 @@ def _build_atomic(d: Decoded):
     return run
 
 
-for _seg in ("global", "flat", "scratch"):
-    for _k in KINDS:
-        if _k in ("byte", "short", "byte_d16_hi"):
-            semantic(f"{_seg}_store_{_k}")(_build_store)
-        elif _k == "short_d16_hi":
-            semantic(f"{_seg}_store_{_k}")(_build_store)
-            semantic(f"{_seg}_load_{_k}")(_build_load)
-        elif _k.startswith("dword"):
-            semantic(f"{_seg}_store_{_k}")(_build_store)
-            semantic(f"{_seg}_load_{_k}")(_build_load)
+def opcodes(prefix: str) -> tuple[list[str], list[str], list[str]]:
+    """(load, store, atomic) mnemonics of a vector-memory family (``global``, ``flat``,
+    ``scratch``, ``buffer``): the KINDS each direction has, and the ATOMICS it spells."""
+    loads, stores, atomics = [], [], []
+    for k in KINDS:
+        if k in ("byte", "short", "byte_d16_hi"):
+            stores.append(f"{prefix}_store_{k}")
+        elif k == "short_d16_hi" or k.startswith("dword"):
+            stores.append(f"{prefix}_store_{k}")
+            loads.append(f"{prefix}_load_{k}")
         else:
-            semantic(f"{_seg}_load_{_k}")(_build_load)
+            loads.append(f"{prefix}_load_{k}")
+    for op in ATOMICS:
+        if op in ("rsub", "min", "max", "wrxchg", "cmpst"):
+            continue
+        atomics.append(f"{prefix}_atomic_{op}")
+        if not op.endswith(("f32", "f64")):
+            atomics.append(f"{prefix}_atomic_{op}_x2")
+    return loads, stores, atomics
+
+
+for _seg in ("global", "flat", "scratch"):
+    _loads, _stores, _atomics = opcodes(_seg)
+    semantic(*_loads)(_build_load)
+    semantic(*_stores)(_build_store)
     if _seg != "scratch":
-        for _op in ATOMICS:
-            if _op in ("rsub", "min", "max", "wrxchg", "cmpst"):
-                continue
-            semantic(f"{_seg}_atomic_{_op}")(_build_atomic)
-            if not _op.endswith(("f32", "f64")):
-                semantic(f"{_seg}_atomic_{_op}_x2")(_build_atomic)
+        semantic(*_atomics)(_build_atomic)
