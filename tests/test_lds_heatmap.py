@@ -127,6 +127,16 @@ def test_modes_and_views():
         wb.lds_heatmap(t, view="banks")
 
 
+def test_mode_and_view_errors_list_the_choices():
+    """The constructor and a grid request (hm.grids) reject the same values the same way."""
+    hm = wb.lds_heatmap(fake_trace([COLUMN]))
+    for make in (lambda m, v: wb.lds_heatmap(fake_trace([COLUMN]), mode=m, view=v), hm.grids):
+        with pytest.raises(ValueError, match=r"^mode must be one of 'worst', 'total', got 'mean'$"):
+            make("mean", "phases")
+        with pytest.raises(ValueError, match=r"^view must be one of 'phases', 'lanes', got 'x'$"):
+            make("total", "x")
+
+
 def test_bad_subjects():
     with pytest.raises(TypeError, match="at least one"):
         wb.lds_heatmap()

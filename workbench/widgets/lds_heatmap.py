@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from .base import InteractiveView, bokeh_pane, esc, table, wrap
-from .lds_panels import IDLE, MODES, OK, VIEWS, Grid, Panel, colour, ink, panel
+from .lds_panels import IDLE, OK, Grid, Panel, check_mode_view, colour, ink, panel
 
 __all__ = ["LdsHeatmap", "grid_html", "grid_text", "lds_heatmap"]
 
@@ -76,10 +76,7 @@ class LdsHeatmap(InteractiveView):
 
     def __init__(self, panels: list[Panel], selected: list[int], mode: str = "worst",
                  view: str = "phases") -> None:
-        if mode not in MODES:
-            raise ValueError(f"mode must be one of {', '.join(MODES)}, got {mode!r}")
-        if view not in VIEWS:
-            raise ValueError(f"view must be one of {', '.join(VIEWS)}, got {view!r}")
+        check_mode_view(mode, view)
         self.panels = panels
         self.selected = selected
         self.mode = mode

@@ -21,6 +21,14 @@ from ..lds.trace_analysis import InstructionConflicts, TraceConflicts, trace_con
 MODES = ("worst", "total")
 VIEWS = ("phases", "lanes")
 
+
+def check_mode_view(mode: str, view: str) -> None:
+    """Raise ValueError naming ``mode`` or ``view`` when it is not one of MODES / VIEWS."""
+    for name, value, allowed in (("mode", mode, MODES), ("view", view, VIEWS)):
+        if value not in allowed:
+            raise ValueError(f"{name} must be one of {', '.join(map(repr, allowed))}, "
+                             f"got {value!r}")
+
 # Cell colours: idle, one dword per bank (no conflict), then 2-way .. 8+-way (light to dark red).
 IDLE = "#f2f2f2"
 OK = "#9fd8b0"
@@ -107,10 +115,7 @@ class Item:
     def grid(self, mode: str = "worst", view: str = "phases") -> Grid:
         """The grid of this item in ``mode`` ("worst" execution or "total" over executions)
         and ``view`` ("phases" x banks, or "lanes" x banks for one execution)."""
-        if mode not in MODES:
-            raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
-        if view not in VIEWS:
-            raise ValueError(f"view must be one of {VIEWS}, got {view!r}")
+        check_mode_view(mode, view)
         acc = self.access()
         if view == "lanes":
             return _lane_grid(self.label, acc)
