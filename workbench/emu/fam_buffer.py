@@ -119,6 +119,15 @@ def _components(nbytes: int) -> list[tuple[int, int]]:
     return [(4 * k, min(4, nbytes - 4 * k)) for k in range((nbytes + 3) // 4)]
 
 
+def _pieces(st, g, em, rsrc, offs, comps):
+    """(index, width, in-range lanes [w, 64], addresses [w, 64]) of each range-checked piece of
+    a load/store by the lanes ``em``."""
+    base, nrec = rsrc(st, g)
+    o, s = offs(st, g)
+    for k, (co, w) in enumerate(comps):
+        yield k, w, em & (o + co + w <= nrec[:, None]), base[:, None] + (s + o + co).astype(U64)
+
+
 def _build_load(d: Decoded):
     kind = d.base[len("buffer_load_"):]
     nbytes, signed, d16 = KINDS[kind]
@@ -129,11 +138,7 @@ def _build_load(d: Decoded):
         em = st.EM[g.ix]
         if not em.any():
             return
-        base, nrec = rsrc(st, g)
-        o, s = offs(st, g)
-        for k, (co, w) in enumerate(comps):
-            ok = em & (o + co + w <= nrec[:, None])
-            addr = (base[:, None] + (s + o + co).astype(U64))
+        for k, w, ok, addr in _pieces(st, g, em, rsrc, offs, comps):
             v = np.zeros((g.w, 64), U32)
             if ok.any():
                 off = _resolve(st, g, d, addr, ok, w, False)
@@ -154,13 +159,9 @@ def _build_store(d: Decoded):
         em = st.EM[g.ix]
         if not em.any():
             return
-        base, nrec = rsrc(st, g)
-        o, s = offs(st, g)
-        for k, (co, w) in enumerate(comps):
-            ok = em & (o + co + w <= nrec[:, None])
+        for k, w, ok, addr in _pieces(st, g, em, rsrc, offs, comps):
             if not ok.any():
                 continue
-            addr = (base[:, None] + (s + o + co).astype(U64))
             off = _resolve(st, g, d, addr, ok, w, True)
             scatter(st.mem.heap, st.mem.heap32, off, ok, store_data(st, g, row + k, w, d16), w)
     return run
