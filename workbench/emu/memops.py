@@ -5,6 +5,10 @@ same bytes. Aligned dword accesses use the dword view (one fancy-index per dword
 else goes through bytes. Conflicting atomics are applied in lane order within a wave and wave
 order within a group (``memory.serialize_rounds``); ``ufunc.at`` is used where no return value
 is needed, which gives the same sequential result.
+
+The register side shared by the DS, global/flat/scratch and buffer families is here too: what a
+load writes to its VGPRs (``widen``, ``write_load``), what a store takes (``store_data``), and
+an atomic's operands, alignment fault and returned pre-op values.
 """
 from __future__ import annotations
 
