@@ -250,13 +250,12 @@ def test_one_matrix_label_per_cell_for_rdna3_copies():
 def test_widgets_in_a_kernel_send_bokehjs_once(monkeypatch):
     import IPython.display
 
-    from workbench.widgets import base, layout_explorer
+    from workbench.widgets import base
 
     sent = []
     monkeypatch.setattr(IPython.display, "publish_display_data", lambda data: sent.append(data))
     monkeypatch.setattr(base, "_BOKEHJS_SENT", {})
     monkeypatch.setattr(base, "in_kernel", lambda: True)
-    monkeypatch.setattr(layout_explorer, "in_kernel", lambda: True)
     wb.layout("v_mfma_f32_16x16x16_bf16", arch="gfx942").widget()
     wb.layout("v_wmma_f32_16x16x16_f16", arch="gfx1100").widget()
     assert len(sent) == 1  # core BokehJS, inline, before the first explorer's views

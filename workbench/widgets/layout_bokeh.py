@@ -15,12 +15,9 @@ from typing import Any
 
 import numpy as np
 
-# load_bokehjs lives in base (every bokeh view needs it); re-exported for the callers that
-# import it from here (layout_explorer, notebook 01).
-from .base import load_bokehjs
 from .layout_data import UNUSED_COLOR, Placement, dims, lane_colors, position_colors, reg_colors
 
-__all__ = ["LayoutFigures", "columns", "load_bokehjs"]
+__all__ = ["LayoutFigures", "columns"]
 
 # Runs in the browser when the selection changes: widen it to every row of the selected lanes.
 _SELECT_LANES_JS = """

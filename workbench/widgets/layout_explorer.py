@@ -15,7 +15,7 @@ from typing import Any
 from .. import layouts
 from ..arch import get as get_arch
 from ..layouts import MatrixInstruction
-from .base import InteractiveView, bokeh_pane, esc, in_kernel, wrap
+from .base import InteractiveView, bokeh_pane, esc, wrap
 from .layout_data import Modifiers, facts, lane_words, legal_modifiers, placement
 from .layout_static import layout_html, layout_text, modifier_note
 
@@ -103,10 +103,8 @@ class LayoutWidget:
     def __init__(self, explorer: LayoutExplorer) -> None:
         import ipywidgets as W
 
-        from .layout_bokeh import LayoutFigures, load_bokehjs
+        from .layout_bokeh import LayoutFigures
 
-        if in_kernel():
-            load_bokehjs()  # once per kernel: the bokeh views need BokehJS in the page
         ins = explorer.ins
         self._quiet = False  # see quiet(); the observers are attached after the controls are made
         arch = get_arch(ins.arch)
