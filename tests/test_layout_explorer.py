@@ -239,6 +239,15 @@ def test_widget_lane_selection_both_ways(widget):
     assert src.selected.indices  # the lane stays selected across a recompute
 
 
+def test_views_wrap_instead_of_overflowing_the_output():
+    """The row of the two views spans the output and wraps; each view keeps its own size."""
+    figs = wb.layout("v_mfma_f32_32x32x1f32", arch="gfx90a", operand="C").widget().figures
+    assert figs.layout.sizing_mode == "stretch_width"
+    assert figs.layout.styles["flex-wrap"] == "wrap"
+    assert [f.styles["flex"] for f in figs.layout.children] == ["0 0 auto", "0 0 auto"]
+    assert figs.lanes.frame_width == 32 * 26  # 32 VGPR columns: wider than most outputs
+
+
 def test_one_matrix_label_per_cell_for_rdna3_copies():
     w = wb.layout("v_wmma_f32_16x16x16_f16", arch="gfx1100").widget()
     d = w.figures.source.data

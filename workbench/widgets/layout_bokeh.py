@@ -127,6 +127,7 @@ class LayoutFigures:
                             y_range=Range1d(1, 0), min_border=4, title="lanes x registers",
                             x_axis_location="above")
         for fig in (self.matrix, self.lanes):
+            fig.styles = {"flex": "0 0 auto"}  # keep the frame size set in update(): no stretch
             fig.grid.visible = False
             fig.xaxis.major_label_text_font_size = "8pt"
             fig.yaxis.major_label_text_font_size = "8pt"
@@ -149,7 +150,11 @@ class LayoutFigures:
             fig.select_one(TapTool).renderers = [cells]
         self.source.selected.js_on_change(
             "indices", CustomJS(args={"source": self.source}, code=_SELECT_LANES_JS))
-        self.layout = row(self.matrix, self.lanes)
+        # As wide as the output area; the lane view wraps below the matrix where the two do not
+        # fit side by side (a 32-register lane view alone is ~900 px wide), instead of being cut
+        # off at the output's right edge (seen in JupyterLab).
+        self.layout = row(self.matrix, self.lanes, sizing_mode="stretch_width", spacing=16,
+                          styles={"flex-wrap": "wrap", "row-gap": "12px"})
 
     def _cells(self, fig: Any, xy: tuple[str, str], fill: str, text_xy: tuple[str, str],
                text: str, font_size: str) -> tuple[Any, Any]:
