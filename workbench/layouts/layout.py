@@ -43,6 +43,11 @@ def _readonly(a: np.ndarray) -> np.ndarray:
     return a
 
 
+
+def index_names(operand: str) -> tuple[str, str]:
+    """Index names of an operand's rows and columns: A is (i, k), B (k, j), C/D (i, j)."""
+    return {"A": ("i", "k"), "B": ("k", "j")}.get(operand.upper(), ("i", "j"))
+
 class Layout:
     """The register layout of one operand (A, B, C or D) of one matrix instruction.
 
@@ -167,7 +172,7 @@ class Layout:
         return f"{what}{self.operand}{where}"
 
     def _dims(self) -> tuple[str, str]:
-        return {"A": ("i", "k"), "B": ("k", "j")}.get(self.operand, ("i", "j"))
+        return index_names(self.operand)
 
     def summary(self) -> str:
         blocks = f"{self.blocks} blocks of " if self.blocks > 1 else ""

@@ -15,7 +15,8 @@ from typing import Any
 
 import numpy as np
 
-from .layout_data import UNUSED_COLOR, Placement, dims, lane_colors, position_colors, reg_colors
+from ..layouts.layout import index_names
+from .layout_data import UNUSED_COLOR, Placement, lane_colors, position_colors, reg_colors
 
 __all__ = ["LayoutFigures", "columns"]
 
@@ -88,7 +89,7 @@ def columns(p: Placement, color_by: str) -> dict[str, Any]:
             holders.setdefault(k, []).append(ln)
     copies = np.array([", ".join(map(str, sorted(holders[k]))) if k >= 0 else ""
                        for k in key.tolist()])
-    rname, cname = dims(op)
+    rname, cname = index_names(op)
     ltext = np.where(used, np.char.add(np.char.add(r.astype(str), ","), c.astype(str)), "")
     first = used & (p.replica == 0)  # one label per matrix cell: copy 0's lane
     return {"mx": np.where(used, mx, nan), "my": np.where(used, my, nan),

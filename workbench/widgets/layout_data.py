@@ -185,11 +185,6 @@ def remaps(p: Placement) -> bool:
     return bool(m.cbsz or m.abid or (m.blgp and p.ins.blgp == "lanes"))
 
 
-def dims(operand: str) -> tuple[str, str]:
-    """Index names of an operand's rows and columns (A: i,k; B: k,j; C/D: i,j)."""
-    return {"A": ("i", "k"), "B": ("k", "j")}.get(operand.upper(), ("i", "j"))
-
-
 def matrix_text(p: Placement) -> str:
     """The ``lane.reg[.elem]`` matrix of the slots each element is read from (copy 0), in the
     format of ``print(layout)``; with no modifiers it is the catalog's own printed matrix."""

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..layouts.layout import index_names
 from .base import esc, wrap
-from .layout_data import Placement, dims, facts, lane_colors, lane_words, matrix_text, remaps
+from .layout_data import Placement, facts, lane_colors, lane_words, matrix_text, remaps
 
 __all__ = ["layout_html", "layout_text", "modifier_note"]
 
@@ -84,7 +85,7 @@ def _matrix_tables(p: Placement, lane: int | None, classes: dict[str, str]) -> s
         hit = p.used & (p.lane == lane)
         sel[p.block[hit], p.row[hit], p.col[hit]] = True
     colors = lane_colors(ins.wave_size)
-    rname, cname = dims(op)
+    rname, cname = index_names(op)
     out = []
     for b in range(blocks):
         head = "".join(f"<th>{c}</th>" for c in range(cols))
@@ -134,7 +135,7 @@ def _lane_table(p: Placement, lane: int | None, classes: dict[str, str]) -> str:
         tds = "".join(f'<td class="{klass[ln][s]}{mark}">{esc(grid[ln][s])}</td>'
                       for s in range(0, slots, step))
         body.append(f"<tr><th>{ln}</th>{tds}</tr>")
-    rname, cname = dims(p.operand)
+    rname, cname = index_names(p.operand)
     what = f"block:{rname},{cname}" if multi else f"{rname},{cname}"
     return (f'<table class="hwl"><tr><th>lane</th>{head}</tr>{"".join(body)}</table>'
             f'<div class="muted">cells: the {p.operand} element ({what}) a register slot '
