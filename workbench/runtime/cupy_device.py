@@ -8,6 +8,7 @@ after it finished (which waits for it). Subclasses say how a kernel becomes a cu
 
 from __future__ import annotations
 
+import abc
 import sys
 import threading
 import weakref
@@ -48,7 +49,7 @@ def line_directed_source(module: Any) -> str:
             f'"{getattr(module, "filename", "cell")}"\n{module.source}')
 
 
-class CupyDevice:
+class CupyDevice(abc.ABC):
     """Base of the cupy-backed devices; ``kind``/``arch``/``name`` are set by subclasses."""
 
     kind = "gpu"
@@ -68,9 +69,9 @@ class CupyDevice:
         self._tensor = getattr(torch, "Tensor", None)
 
     # -- subclass hooks ---------------------------------------------------------------------
+    @abc.abstractmethod
     def _load_function(self, kernel: Any, info: Any) -> Any:
         """A cupy Function for this kernel on this device (compiled/loaded once)."""
-        raise NotImplementedError
 
     # -- functions --------------------------------------------------------------------------
     def function(self, kernel: Any, info: Any) -> Any:
@@ -129,8 +130,12 @@ class CupyDevice:
         values = launch_values(info, args, ptrs)
         return Prepared(fn, grid, block, values, int(dynamic_lds), tuple(staged))
 
-    def set_dynamic_lds(self, fn: Any, dynamic_lds: int) -> None:
-        """Allow ``dynamic_lds`` bytes of dynamic shared memory for this function."""
+    def set_dynamic_lds(self, fn: Any, dynamic_lds: int) -> None:  # noqa: B027
+        """Allow ``dynamic_lds`` bytes of dynamic shared memory for this function.
+
+        Deliberately a no-op here: HIP takes any dynamic LDS up to the arch limit per launch
+        (checked before launching); CudaDevice overrides it to opt in above 48 KiB.
+        """
 
     # -- Device protocol --------------------------------------------------------------------
     def launch(self, kernel: Any, info: Any, grid: Dim3, block: Dim3, args: list[BoundArg], *,
@@ -238,9 +243,9 @@ class CupyDevice:
         with self.cupy.cuda.Device(self.index):
             self.cupy.cuda.runtime.deviceSynchronize()
 
+    @abc.abstractmethod
     def l2_bytes(self) -> int:
         """The GPU's L2 size in bytes as the runtime reports it."""
-        raise NotImplementedError
 
     def flush_bytes(self) -> int:
         """Bytes to overwrite between timed launches so no input stays in a cache."""
