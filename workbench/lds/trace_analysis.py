@@ -31,6 +31,7 @@ from typing import Any
 
 import numpy as np
 
+from ..text_table import text_table
 from .analysis import Access, _lane_dwords, _phase_counts, analyze, analyze_batch
 from .instructions import DsInstruction, UnsupportedInstruction, ds_instruction
 from .phases import PhaseTable, _ranges
@@ -393,7 +394,7 @@ class TraceConflicts:
         lines = [self.headline()]
         if self.instructions:
             lines.append("where the bank conflicts are:")
-            lines.append(_text_table(self.HEADER, self.rows(), indent="  "))
+            lines.append(text_table(self.HEADER, self.rows(), indent="  "))
         else:
             lines.append("the trace holds no modelled DS instruction")
         src = [c for c in self.lines() if c.conflict_cycles and c.text]
@@ -435,13 +436,6 @@ class TraceConflicts:
                                   other.truncated, other.dropped)
 
     __hash__ = None
-
-
-def _text_table(header, rows, indent: str = "") -> str:
-    cols = [list(header)] + [list(r) for r in rows]
-    widths = [max(len(r[j]) for r in cols) for j in range(len(header))]
-    return "\n".join((indent + "  ".join(c.ljust(widths[j]) for j, c in enumerate(r))).rstrip()
-                     for r in cols)
 
 
 # ---------------------------------------------------------------------------------------------

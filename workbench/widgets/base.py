@@ -111,18 +111,6 @@ def wrap(body_html: str) -> str:
     return f'{STYLE}<div class="hipwb">{body_html}</div>'
 
 
-def text_table(header: Sequence[str], rows: Iterable[Sequence[Any]], indent: str = "") -> str:
-    """A plain-text table with columns padded to their widest cell."""
-    rows = [[str(c) for c in r] for r in rows]
-    cols = [list(map(str, header))] + rows
-    widths = [max(len(r[j]) for r in cols if j < len(r)) for j in range(len(header))]
-    lines = []
-    for r in cols:
-        cells = [c.ljust(widths[j]) for j, c in enumerate(r)]
-        lines.append((indent + "  ".join(cells)).rstrip())
-    return "\n".join(lines)
-
-
 class View:
     """A static view: subclasses implement :meth:`text` and :meth:`html`."""
 

@@ -13,7 +13,8 @@ from ..arch import get as get_arch
 from ..codeobject import KernelInfo
 from ..compiler import CodeObject, Module
 from ..occupancy import Occupancy, occupancy
-from .base import View, details, esc, table, text_table, wrap
+from ..text_table import text_table
+from .base import View, details, esc, table, wrap
 from .isa_view import IsaView
 from .occupancy_view import OccupancyView, limiter_words
 

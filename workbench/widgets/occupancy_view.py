@@ -8,7 +8,8 @@ from typing import Any
 
 from ..arch import get as get_arch
 from ..occupancy import Occupancy, OccupancyTable, occupancy, occupancy_table
-from .base import InteractiveView, View, bokeh_pane, esc, table, text_table, wrap
+from ..text_table import text_table
+from .base import InteractiveView, View, bokeh_pane, esc, table, wrap
 
 # Occupancy.limiter value -> index of the row it highlights in OccupancyView.
 _LIMITER_ROW = {"vgprs": 0, "sgprs": 1, "lds": 2, "barriers": 3, "workgroup_size": 3,
