@@ -38,6 +38,7 @@ Views never import ``workbench.runtime`` or ``workbench.emu`` at module level.
 
 from __future__ import annotations
 
+import abc
 import html
 import sys
 from collections.abc import Iterable, Sequence
@@ -111,14 +112,16 @@ def wrap(body_html: str) -> str:
     return f'{STYLE}<div class="hipwb">{body_html}</div>'
 
 
-class View:
+class View(abc.ABC):
     """A static view: subclasses implement :meth:`text` and :meth:`html`."""
 
+    @abc.abstractmethod
     def text(self) -> str:
-        raise NotImplementedError(f"{type(self).__name__} must implement text()")
+        """Deterministic text/plain form."""
 
+    @abc.abstractmethod
     def html(self) -> str:
-        raise NotImplementedError(f"{type(self).__name__} must implement html()")
+        """Static HTML form (also the fallback of interactive views)."""
 
     def _repr_html_(self) -> str:
         return self.html()
@@ -145,8 +148,9 @@ def in_kernel() -> bool:
 class InteractiveView(View):
     """A view with a live ipywidgets/bokeh widget in Jupyter and the static view elsewhere."""
 
+    @abc.abstractmethod
     def build_widget(self) -> Any:
-        raise NotImplementedError(f"{type(self).__name__} must implement build_widget()")
+        """The live ipywidgets/bokeh widget (built on first display)."""
 
     def widget(self) -> Any:
         """A new live widget for this view."""
