@@ -115,7 +115,7 @@ def test_no_llvm_exits_1_with_install_commands(tmp_path):
     r = subprocess.run([*hipwb_command(), "doctor"], capture_output=True, text=True, env=env,
                        timeout=120)
     assert r.returncode == 1
-    assert "apt-get install -y clang-19 lld-19 llvm-19" in r.stdout
+    assert "apt-get install -y clang-22 lld-22 llvm-22" in r.stdout
     (tmp_path / "x.hip").write_text("__global__ void f(int* p) { p[0] = 1; }\n")
     c = subprocess.run([*hipwb_command(), "compile", "x.hip"], capture_output=True, text=True,
                        env=env, cwd=tmp_path, timeout=120)

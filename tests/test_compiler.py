@@ -83,7 +83,7 @@ def test_empty_llvm_dir_gives_the_install_hint(tmp_path, monkeypatch):
             wb.compile(ADD.replace("add(", "add_no_llvm("), "gfx942")
         msg = str(info.value)
         assert str(tmp_path) in msg and "missing clang" in msg
-        assert "apt-get install -y clang-19 lld-19 llvm-19" in msg
+        assert "apt-get install -y clang-22 lld-22 llvm-22" in msg
         assert "HIPWB_LLVM_DIR" in msg
     finally:
         monkeypatch.delenv("HIPWB_LLVM_DIR")

@@ -38,8 +38,12 @@ def test_targets_lists_what_clang_cannot_build(report):
     builds = t["hipwb archs it builds"].split()
     assert builds == [a for a in ARCHS if tc.supports(a)]
     if tc.clang_major < 20:  # gfx950 arrived in LLVM 20
-        assert t["hipwb archs it cannot build"] == "gfx950 (needs LLVM >= 20)"
-        assert any("To build gfx950" in f and "HIPWB_LLVM_DIR" in f for f in report.fixes)
+        assert t["hipwb archs it cannot build"] == (
+            f"gfx950 (needs LLVM >= 20, this is {tc.clang_major})")
+        assert any("To build gfx950" in f and "gfx950 (MI350X/MI355X) is lost" in f
+                   and "clang-22 lld-22 llvm-22" in f for f in report.fixes)
+    else:
+        assert "hipwb archs it cannot build" not in t
 
 
 def test_runtime_and_python_sections(report):
@@ -78,7 +82,7 @@ def test_missing_toolchain_is_reported_with_the_install_hint(tmp_path, monkeypat
     assert tool["toolchain"] == "not found"
     assert tool["search: HIPWB_LLVM_DIR"].startswith(f"{tmp_path}: missing clang")
     assert "Targets" not in rep.sections
-    assert any("apt-get install -y clang-19 lld-19 llvm-19" in f for f in rep.fixes)
+    assert any("apt-get install -y clang-22 lld-22 llvm-22" in f for f in rep.fixes)
     text = rep.text()
     assert text.startswith("hipwb doctor: problems found")
     assert " ! toolchain" in text

@@ -133,14 +133,17 @@ def _targets(rep: DoctorReport, tc: tc_mod.Toolchain) -> None:
     cannot = [a for a in ARCHS if not tc.supports(a)]
     rep.add(sec, Check("hipwb archs it builds", " ".join(can) or "none", ok=bool(can)))
     if cannot:
-        why = {"gfx950": "needs LLVM >= 20"}
+        why = {"gfx950": f"needs LLVM >= {tc_mod.GFX950_MIN_MAJOR}, this is {tc.clang_major}"}
         value = ", ".join(f"{a} ({why[a]})" if a in why else a for a in cannot)
         rep.add(sec, Check("hipwb archs it cannot build", value, ok=False, required=False))
+        lost = (" gfx950 (MI350X/MI355X) is lost: its MFMA shapes, 160 KiB LDS and the tutorials'"
+                " gfx950 steps." if "gfx950" in cannot else "")
         rep.fixes.append(
-            f"To build {', '.join(cannot)}: install a newer LLVM (ROCm's clang, or "
-            f"`{_sudo()}apt-get install -y clang-20 lld-20 llvm-20` where your distribution has "
-            "it) and point HIPWB_LLVM_DIR at its bin/ folder, e.g. "
-            "`export HIPWB_LLVM_DIR=/usr/lib/llvm-20/bin`.")
+            f"To build {', '.join(cannot)}:{lost} Install LLVM 22 "
+            f"(`{_sudo()}apt-get install -y {' '.join(tc_mod.APT_PACKAGES)}`; Debian bookworm has "
+            "it in bookworm-security) or ROCm's clang, and point HIPWB_LLVM_DIR at its bin/ "
+            "folder if it is not found by itself, e.g. "
+            "`export HIPWB_LLVM_DIR=/usr/lib/llvm-22/bin`.")
 
 
 def _gpu(rep: DoctorReport) -> None:

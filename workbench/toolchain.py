@@ -1,9 +1,10 @@
 """Find and describe the LLVM toolchain that builds AMD GPU code objects.
 
 Search order (DESIGN.md "Key decisions"): ``HIPWB_LLVM_DIR``, ROCm's LLVM
-(``$ROCM_PATH/llvm/bin``, ``/opt/rocm/llvm/bin``), ``/usr/lib/llvm-{20,19}/bin``, then PATH.
-A directory is accepted only when it holds clang >= 19 (the first release that knows every
-target we list except gfx950, which needs >= 20), ld.lld, llvm-objdump and llvm-readelf.
+(``$ROCM_PATH/llvm/bin``, ``/opt/rocm/llvm/bin``), ``/usr/lib/llvm-{22,21,20,19}/bin`` (newest
+first), then PATH. A directory is accepted only when it holds clang >= 19 (the first release that
+knows every target we list except gfx950, which needs >= 20), ld.lld, llvm-objdump and
+llvm-readelf.
 """
 
 from __future__ import annotations
@@ -19,9 +20,14 @@ from pathlib import Path
 
 MIN_CLANG_MAJOR = 19
 TOOLS = ("clang", "ld.lld", "llvm-objdump", "llvm-readelf")
-# Debian/Ubuntu package names that provide TOOLS (clang-19, lld-19, llvm-19 are enough to build
-# gfx90a/gfx942/gfx1030/gfx1100/gfx1102/gfx1201 code objects; DESIGN.md).
-APT_PACKAGES = ("clang-19", "lld-19", "llvm-19")
+# Newest first: the system LLVMs looked for under /usr/lib/llvm-N/bin.
+SYSTEM_MAJORS = (22, 21, 20, 19)
+# LLVM >= 20 builds gfx950 (MI350X/MI355X); 19 builds every other arch hipwb lists.
+GFX950_MIN_MAJOR = 20
+# Debian/Ubuntu package names that provide TOOLS. Debian bookworm ships LLVM 22 in
+# bookworm-security (1:22.1.8); clang-19 is the fallback where 22 is not packaged.
+APT_PACKAGES = ("clang-22", "lld-22", "llvm-22")
+APT_FALLBACK = ("clang-19", "lld-19", "llvm-19")
 
 
 class ToolchainError(RuntimeError):
@@ -65,6 +71,7 @@ def install_hint(problem: str) -> str:
         "hipwb needs LLVM's clang >= 19 with the AMDGPU target, plus ld.lld, llvm-objdump and "
         "llvm-readelf.\nInstall them (Debian/Ubuntu):\n"
         f"    {sudo}apt-get update && {sudo}apt-get install -y {' '.join(APT_PACKAGES)}\n"
+        f"(where LLVM 22 is not packaged: {' '.join(APT_FALLBACK)}, which cannot build gfx950)\n"
         "or point HIPWB_LLVM_DIR at a bin/ folder that has them (e.g. /opt/rocm/llvm/bin), "
         "then run `hipwb doctor`."
     )
@@ -79,7 +86,7 @@ def _candidates() -> list[tuple[Path, str]]:
     rocm = rocm_path()
     if rocm is not None:
         out.append((rocm / "llvm" / "bin", "ROCm"))
-    for major in (20, 19):
+    for major in SYSTEM_MAJORS:
         out.append((Path(f"/usr/lib/llvm-{major}/bin"), "system"))
     clang = shutil.which("clang")
     if clang:

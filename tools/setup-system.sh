@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# System packages hipwb needs, installed with apt when missing: one script for the Makefile's
+# set-up (`make lab`, `make test`) and for Binder-style builds, so the two cannot drift.
+#
+#   tools/setup-system.sh llvm      LLVM >= 20 with the AMDGPU target (22 preferred, 19 fallback)
+#   tools/setup-system.sh chromium  Debian's chromium (browser tests)
+#
+# An LLVM is "found" when a folder has clang, ld.lld, llvm-objdump and llvm-readelf: the same
+# search hipwb's toolchain.py does (HIPWB_LLVM_DIR, ROCm's, /usr/lib/llvm-{22,21,20}/bin).
+set -euo pipefail
+SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
+export DEBIAN_FRONTEND=noninteractive
+
+have_llvm() {  # $@: minimum major versions' folders to accept
+    for d in "${HIPWB_LLVM_DIR:-}" "${ROCM_PATH:-/opt/rocm}/llvm/bin" /opt/rocm/llvm/bin "$@"; do
+        [ -n "$d" ] && [ -x "$d/clang" ] && [ -x "$d/ld.lld" ] && [ -x "$d/llvm-objdump" ] \
+            && [ -x "$d/llvm-readelf" ] && return 0
+    done
+    return 1
+}
+
+apt_install() {
+    $SUDO apt-get update -qq
+    $SUDO apt-get install -y -qq "$@"
+}
+
+case "${1:-}" in
+llvm)
+    if have_llvm /usr/lib/llvm-22/bin /usr/lib/llvm-21/bin /usr/lib/llvm-20/bin; then exit 0; fi
+    echo "No LLVM >= 20 with the AMDGPU target found: installing clang-22 lld-22 llvm-22"
+    if apt_install clang-22 lld-22 llvm-22; then exit 0; fi
+    if have_llvm /usr/lib/llvm-19/bin; then
+        echo "LLVM 22 could not be installed; using the LLVM 19 found (no gfx950: see hipwb doctor)"
+        exit 0
+    fi
+    echo "LLVM 22 is not packaged here: installing clang-19 lld-19 llvm-19 (no gfx950)"
+    apt_install clang-19 lld-19 llvm-19
+    ;;
+chromium)
+    if command -v chromium >/dev/null 2>&1; then exit 0; fi
+    echo "Installing Debian's chromium for the browser tests"
+    apt_install chromium
+    ;;
+*)
+    echo "usage: $0 llvm|chromium" >&2
+    exit 2
+    ;;
+esac
