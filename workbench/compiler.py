@@ -261,8 +261,10 @@ _memo: dict[str, tuple[CodeObject, tuple]] = {}
 _memo_lock = threading.Lock()
 
 
-def _deps_fresh(deps: Sequence[tuple[str, int, int, str]]) -> bool:
+def _deps_fresh(deps: Sequence[tuple[str, int, int, str]] | None) -> bool:
     """Whether every header the compile read is unchanged (stat first, hash on doubt)."""
+    if deps is None:  # clang wrote no dependency list: nothing can vouch for the headers
+        return False
     for path, size, mtime, digest in deps:
         try:
             st = os.stat(path)
@@ -337,7 +339,7 @@ def _build(tc, text: str, filename: str, todo, flags, use_cache: bool) -> dict[s
             out = work / arch
             out.mkdir()
             cmd = [tc.clang, "-x", "hip", f"--offload-arch={arch}", "--offload-device-only",
-                   "--no-gpu-bundle-output", *flags, "-MD", "-MF", str(out / "deps.d"),
+                   "--no-gpu-bundle-output", *flags, *_dep_flags(out / "deps.d"),
                    "-o", str(out / "code.hsaco"), str(src)]
             procs[arch] = (cmd, subprocess.Popen(cmd, stdout=subprocess.PIPE,
                                                  stderr=subprocess.PIPE, text=True, cwd=work))
@@ -464,12 +466,32 @@ def _store(root: Path, key: str, out: Path, co: CodeObject, deps) -> Path:
     return final / "code.hsaco"
 
 
-def _read_deps(path: Path, src: Path) -> tuple[tuple[str, int, int, str], ...]:
-    """Headers the compile read (from clang -MD), except the source and hipwb's own prelude."""
+def _dep_flags(path: Path) -> tuple[str, ...]:
+    """Ask the device cc1 itself for a make-style list of every header it reads.
+
+    Not ``-MD -MF``: since llvm/llvm-project PR #125646 ("[Driver][HIP] Do not pass
+    -dependency-file flag for HIP Device offloading", 2025: host and device jobs raced on one
+    file) the driver of LLVM 21+ gives them to no device job, so clang 22 wrote no list ("argument
+    unused during compilation: '-MF'") and an edited header kept serving the stale object.
+    These are the cc1 options clang 19's driver derives from ``-MD -MF`` (``-###``), given
+    directly; both LLVMs write the same list (one device job here, so nothing races).
+    """
+    out: list[str] = []
+    for opt in ("-dependency-file", str(path), "-MT", "code.hsaco", "-sys-header-deps"):
+        out += ["-Xclang", opt]
+    return tuple(out)
+
+
+def _read_deps(path: Path, src: Path) -> tuple[tuple[str, int, int, str], ...] | None:
+    """Headers the compile read (from clang's dependency file), except the source and prelude.
+
+    None when clang wrote no list: such a build is never served from the cache again, since
+    nothing would tell that a header it read has changed.
+    """
     try:
         raw = path.read_text()
     except OSError:
-        return ()
+        return None
     body = raw.split(":", 1)[1] if ":" in raw else ""
     files = body.replace("\\\n", " ").split()
     prelude = str(INCLUDE_DIR)
