@@ -30,6 +30,8 @@ def _ins(text: str, *words: int) -> Instruction:
     ("s_addc_u32 s5, s5, 0", (0x8205FF05, 0x00000000), "SOP2"),
     ("v_mov_b32_e32 v1, 1", (0x7E020281,), "VOP1"),
     ("v_mov_b32_e32 v1, 1", (0x7E0202FF, 0x00000001), "VOP1"),
+    ("s_addc_u32 s7, s7, lit(0xffffffff)", (0x8207FF07, 0xFFFFFFFF), "SOP2"),  # LLVM >= 21
+    ("v_mov_b32_e32 v1, lit(0x1)", (0x7E0202FF, 0x00000001), "VOP1"),
     ("s_mov_b32 s0, 0x800000", (0xBE8000FF, 0x00800000), "SOP1"),
     ("s_cmp_eq_u32 s0, 0x1234", (0xBF06FF00, 0x00001234), "SOPC"),
     ("s_nop 0", (0xBF800000,), "SOPP"),
@@ -67,8 +69,12 @@ def mod():
 def test_literal_dwords_that_print_as_inline_constants_execute(mod):
     lst = mod["gfx942"].listing("literal_forms")
     texts = {(i.text, len(i.words)) for i in lst}
-    # the listing really prints these two-dword encodings like inline constants
-    assert {("s_addc_u32 s7, s7, -1", 2), ("v_mov_b32_e32 v1, 1", 2)} <= texts
+    # LLVM 19/20 print these two-dword encodings like inline constants; LLVM >= 21 marks the
+    # literal dword as ``lit(...)`` (AMDGPUInstPrinter). Either way the decoder must execute
+    # the literal value, not the inline constant the text resembles.
+    assert ({("s_addc_u32 s7, s7, -1", 2), ("v_mov_b32_e32 v1, 1", 2)} <= texts
+            or {("s_addc_u32 s7, s7, lit(0xffffffff)", 2), ("v_mov_b32_e32 v1, lit(0x1)", 2)}
+            <= texts), texts
     x = np.arange(64, dtype=np.int32) * 7 - 100
     out = np.zeros(128, np.int32)
     Kernel(mod, "literal_forms", device="emulator")[1, 64](x, out, 12345)
@@ -94,3 +100,20 @@ def test_cndmask_with_abs_and_neg_sources(mod):
     want1 = np.where(np.abs(a) < 1, ab ^ 0x80000000, ab)
     np.testing.assert_array_equal(o[:64].view(np.uint32), want0.astype(np.uint32))
     np.testing.assert_array_equal(o[64:].view(np.uint32), want1.astype(np.uint32))
+
+
+def test_lit_operands_are_literal_dwords():
+    """``lit(...)`` (LLVM >= 21 printer) is the literal dword even where the value is also an
+    inline constant: on a 64-bit float operand a literal supplies the high 32 bits (CDNA3 ISA
+    "Literal constants"), an inline 1 would be the integer 1."""
+    from workbench.emu.operands import OperandError, imm_bits, parse_operand
+
+    lit, inl = parse_operand("lit(0x1)"), parse_operand("1")
+    assert lit.literal and not inl.literal
+    assert imm_bits(lit, 32, False) == imm_bits(inl, 32, False) == 1
+    assert imm_bits(lit, 64, True) == 1 << 32 and imm_bits(inl, 64, True) == 1
+    assert imm_bits(parse_operand("lit(0xffffffff)"), 32, False) == 0xFFFFFFFF
+    assert imm_bits(parse_operand("lit(0xffffffff)"), 64, False) == 0xFFFFFFFF
+    assert imm_bits(parse_operand("-1"), 64, False) == (1 << 64) - 1
+    with pytest.raises(OperandError, match="lit"):
+        parse_operand("lit(v1)")

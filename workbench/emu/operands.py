@@ -4,7 +4,9 @@ Syntax follows LLVM's AMDGPU printer (llvm/docs/AMDGPUOperandSyntax.rst,
 AMDGPUModifierSyntax.rst): ``v5``, ``v[0:1]``, ``s[4:7]``, ``a[12:15]``, specials (``vcc``,
 ``exec_lo``, ``m0`` ...), inline integers -16..64, inline floats (±0.5, ±1, ±2, ±4 and
 0.15915494 = 1/2π), hex literals, ``-v1`` / ``|v1|`` / ``neg(v1)`` / ``abs(v1)``, ``sext(v1)``
-(SDWA), and trailing modifiers ``key:value`` or bare flags.
+(SDWA), ``lit(0x1)`` (LLVM ≥ 21 prints a literal dword whose value would also fit an inline
+constant this way; AMDGPUInstPrinter::printLiteral "lit(...)"), and trailing modifiers
+``key:value`` or bare flags.
 """
 from __future__ import annotations
 
@@ -73,6 +75,7 @@ class Operand:
     neg: bool = False
     abs: bool = False
     sext: bool = False
+    literal: bool = False  # printed as ``lit(...)``: a literal dword, never an inline constant
 
     @property
     def is_vector(self) -> bool:
@@ -131,8 +134,13 @@ def parse_operand(text: str) -> Operand:
         absf, t = True, t[4:-1]
     if t.startswith("sext(") and t.endswith(")"):
         sext, t = True, t[5:-1]
+    literal = t.startswith("lit(") and t.endswith(")")
+    if literal:
+        t = t[4:-1]
     op = _parse_plain(t, text)
-    op.neg, op.abs, op.sext = neg, absf, sext
+    if literal and op.kind not in ("imm", "fimm"):
+        raise OperandError(f"lit(...) around a non-constant in {text!r}")
+    op.neg, op.abs, op.sext, op.literal = neg, absf, sext, literal
     return op
 
 
@@ -192,7 +200,7 @@ def imm_bits(op: Operand, bits: int, is_float: bool) -> int:
             return struct.unpack("<I", struct.pack("<f", f))[0]
         return struct.unpack("<Q", struct.pack("<d", f))[0]
     v = int(op.value)
-    if -16 <= v <= 64:
+    if -16 <= v <= 64 and not op.literal:
         return v & mask
     v &= 0xFFFFFFFF
     if bits == 64 and is_float:

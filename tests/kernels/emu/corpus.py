@@ -313,7 +313,8 @@ def _fops_check(args):
         np.testing.assert_array_equal(o[:, 5], np.floor(a * np.float32(3)))
         # float->unsigned saturates on the hardware (V_CVT_U32_F32); C leaves it undefined
         u = np.clip(np.trunc((np.abs(b) * np.float32(1000)).astype(np.float64)), 0, 2**32 - 1)
-        np.testing.assert_array_equal(o[:, 6], u.astype(np.float32))
+        np.testing.assert_array_equal(o[:, 6].view(np.uint32), u.astype(np.uint32))
+        assert o[3, 6].view(np.uint32) == 0xFFFFFFFF  # 1e33 saturates
         # x*y - y may be contracted to fma(x, y, -y) by clang: accept either rounding
         mul = (a * b - b)
         fm = (a.astype(np.float64) * b - b).astype(np.float32)

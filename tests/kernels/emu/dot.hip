@@ -61,11 +61,18 @@ extern "C" __global__ void fdot_mods(const unsigned* a, const unsigned* b, const
   out[2 * i + 1] = r1;
 }
 
-// Plain C: LLVM forms v_dot4c_i32_i8 from the byte multiply-add chain by itself.
+// Plain C: LLVM forms v_dot4c_i32_i8 from the byte multiply-add chain by itself
+// (SIISelLowering's dot4 combine). The bytes are taken from the packed words by shifts: LLVM 19
+// and 22 both match that form; the char4 element form (x.x * y.x + ...) matches in LLVM 19 only.
 extern "C" __global__ void char4_dot(const char4* a, const char4* b, int* o) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
-  char4 x = a[i], y = b[i];
-  o[i] = x.x * y.x + x.y * y.y + x.z * y.z + x.w * y.w + o[i];
+  int x = __builtin_bit_cast(int, a[i]), y = __builtin_bit_cast(int, b[i]);
+  int acc = o[i];
+  acc += (signed char)x * (signed char)y;
+  acc += (signed char)(x >> 8) * (signed char)(y >> 8);
+  acc += (signed char)(x >> 16) * (signed char)(y >> 16);
+  acc += (signed char)(x >> 24) * (signed char)(y >> 24);
+  o[i] = acc;
 }
 
 // The VOP2 accumulate form with DPP: lane i takes S0 from lane i^1 (quad_perm:[1,0,3,2]).

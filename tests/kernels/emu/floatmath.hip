@@ -25,6 +25,8 @@ extern "C" __global__ void fops(const float* a, const float* b, float* out, int 
   o[3] = (float)(int)(x * 100.0f);
   o[4] = fminf(x, y);
   o[5] = floorf(x * 3.0f);
-  o[6] = (float)(unsigned)(fabsf(y) * 1000.0f);
+  // stored as its bits: (float)(unsigned)f folds to truncf(f) in LLVM >= 22 (out-of-range
+  // conversions are undefined in C), which would hide V_CVT_U32_F32's saturation
+  reinterpret_cast<unsigned*>(o)[6] = (unsigned)(fabsf(y) * 1000.0f);
   o[7] = x * y - y;
 }
