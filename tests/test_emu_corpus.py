@@ -23,7 +23,7 @@ def test_coverage_report_lists_executed_families():
     rep = report()
     assert "ds_bpermute_b32" in rep.executed and rep.executed["ds_bpermute_b32"] > 0
     fams = rep.by_family()
-    assert fams["fam_valu"][0] > 0 and fams["fam_salu"][0] > 0
+    assert fams["fam_vf32"][0] > 0 and fams["fam_vint"][0] > 0 and fams["fam_salu"][0] > 0
     text = rep.text()
     assert "opcode coverage" in text and "fam_ds" in text
     assert set(EXECUTED) >= {"s_endpgm", "v_add_f32"}

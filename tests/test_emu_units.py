@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from workbench.emu import fam_valu as V
+from workbench.emu import fam_vcmp, fam_vcvt, fam_vdiv, fam_vint, valu, vfloat
 from workbench.emu.fam_ds import swizzle_lanes
 from workbench.emu.floats import f32_to_bf16_bits
 from workbench.emu.memory import Memory, serialize_rounds
@@ -40,24 +40,24 @@ def test_inline_constants_per_type():
 
 
 def test_dpp_lane_maps():
-    src, ok = V.dpp_lanes(0x1B)  # quad_perm:[3,2,1,0]
+    src, ok = valu.dpp_lanes(0x1B)  # quad_perm:[3,2,1,0]
     assert list(src[:8]) == [3, 2, 1, 0, 7, 6, 5, 4] and ok.all()
-    src, ok = V.dpp_lanes(0x111)  # row_shr:1
+    src, ok = valu.dpp_lanes(0x111)  # row_shr:1
     assert src[5] == 4 and not ok[0] and not ok[16] and ok[17]
-    src, ok = V.dpp_lanes(0x101)  # row_shl:1
+    src, ok = valu.dpp_lanes(0x101)  # row_shl:1
     assert src[0] == 1 and not ok[15]
-    src, ok = V.dpp_lanes(0x121)  # row_ror:1
+    src, ok = valu.dpp_lanes(0x121)  # row_ror:1
     assert src[0] == 15 and src[17] == 16 and ok.all()
-    src, ok = V.dpp_lanes(0x140)  # row_mirror
+    src, ok = valu.dpp_lanes(0x140)  # row_mirror
     assert src[0] == 15 and src[31] == 16
-    src, ok = V.dpp_lanes(0x142)  # row_bcast:15
+    src, ok = valu.dpp_lanes(0x142)  # row_bcast:15
     assert src[16] == 15 and src[40] == 31 and not ok[3]
-    src, ok = V.dpp_lanes(0x143)  # row_bcast:31
+    src, ok = valu.dpp_lanes(0x143)  # row_bcast:31
     assert src[40] == 31 and ok[32] and not ok[31]
-    src, ok = V.dpp_lanes(0x138)  # wave_shr:1
+    src, ok = valu.dpp_lanes(0x138)  # wave_shr:1
     assert src[10] == 9 and not ok[0]
     with pytest.raises(ValueError):
-        V.dpp_lanes(0x160)
+        valu.dpp_lanes(0x160)
 
 
 def test_swizzle_lanes():
@@ -81,45 +81,47 @@ def test_bf16_round_to_nearest_even():
 
 
 def test_bit_ops():
-    assert V.bfrev(np.uint32(1)) == 0x80000000 and V.bfrev(np.uint32(0xF0)) == 0x0F000000
-    assert V.ffbh_u32(np.uint32(1)) == 31 and V.ffbh_u32(np.uint32(0)) == 0xFFFFFFFF
-    assert V.ffbl_b32(np.uint32(8)) == 3 and V.ffbl_b32(np.uint32(0)) == 0xFFFFFFFF
-    assert V.ffbh_i32(np.int32(-1)) == 0xFFFFFFFF and V.ffbh_i32(np.int32(1)) == 31
-    assert V.bfe_u(np.uint32(0xABCD), 4, 8) == 0xBC
-    assert V.bfe_i(np.uint32(0xF0), 4, 4) == -1
+    assert fam_vint.bfrev(np.uint32(1)) == 0x80000000
+    assert fam_vint.bfrev(np.uint32(0xF0)) == 0x0F000000
+    assert fam_vint.ffbh_u32(np.uint32(1)) == 31 and fam_vint.ffbh_u32(np.uint32(0)) == 0xFFFFFFFF
+    assert fam_vint.ffbl_b32(np.uint32(8)) == 3 and fam_vint.ffbl_b32(np.uint32(0)) == 0xFFFFFFFF
+    assert fam_vint.ffbh_i32(np.int32(-1)) == 0xFFFFFFFF and fam_vint.ffbh_i32(np.int32(1)) == 31
+    assert fam_vint.bfe_u(np.uint32(0xABCD), 4, 8) == 0xBC
+    assert fam_vint.bfe_i(np.uint32(0xF0), 4, 4) == -1
     # v_perm_b32: selector bytes 0..3 pick S1's bytes, 4..7 S0's, 12 zero, 13+ 0xff
-    assert V.perm(np.uint32(0x11223344), np.uint32(0x55667788), np.uint32(0x07060504)) \
+    assert fam_vint.perm(np.uint32(0x11223344), np.uint32(0x55667788), np.uint32(0x07060504)) \
         == 0x11223344
-    assert V.perm(np.uint32(0), np.uint32(0x55667788), np.uint32(0x0C0D0001)) == 0x00FF8877
+    assert fam_vint.perm(np.uint32(0), np.uint32(0x55667788), np.uint32(0x0C0D0001)) == 0x00FF8877
 
 
 def test_conversions_saturate():
     x = np.array([1e10, -1e10, np.nan, -0.7, 3.99], np.float32)
-    np.testing.assert_array_equal(V.cvt_f2i(x, -2**31, 2**31 - 1, np.int32),
+    np.testing.assert_array_equal(fam_vcvt.cvt_f2i(x, -2**31, 2**31 - 1, np.int32),
                                   [2**31 - 1, -2**31, 0, 0, 3])
-    np.testing.assert_array_equal(V.cvt_f2i(x, 0, 2**32 - 1, np.uint32),
+    np.testing.assert_array_equal(fam_vcvt.cvt_f2i(x, 0, 2**32 - 1, np.uint32),
                                   [2**32 - 1, 0, 0, 0, 3])
-    h = V.f32_to_f16_rtz(np.array([1.0 + 2**-11 + 2**-12, 70000.0, -1.0 - 2**-11], np.float32))
+    h = fam_vcvt.f32_to_f16_rtz(
+        np.array([1.0 + 2**-11 + 2**-12, 70000.0, -1.0 - 2**-11], np.float32))
     np.testing.assert_array_equal(h.view(np.uint16), [0x3C00, 0x7BFF, 0xBC00])
 
 
 def test_div_helpers_normal_range():
     a = np.array([3.0, -7.5, 1e-3], np.float32)
     b = np.array([7.0, 2.0, 3e4], np.float32)
-    r, vcc = V.div_scale(b, b, a, np.float32)
+    r, vcc = fam_vdiv.div_scale(b, b, a, np.float32)
     np.testing.assert_array_equal(r, b)
     assert not vcc.any()  # no scaling needed in the normal range
-    np.testing.assert_array_equal(V.div_fixup(np.float32(2.5), np.float32(0), np.float32(1),
+    np.testing.assert_array_equal(fam_vdiv.div_fixup(np.float32(2.5), np.float32(0), np.float32(1),
                                               np.float32), np.float32(np.inf))
-    assert np.isnan(V.div_fixup(np.float32(1), np.float32(0), np.float32(0), np.float32))
+    assert np.isnan(fam_vdiv.div_fixup(np.float32(1), np.float32(0), np.float32(0), np.float32))
 
 
 def test_class_mask():
     x = np.array([np.nan, -np.inf, -1.0, -1e-40, -0.0, 0.0, 1e-40, 1.0, np.inf], np.float32)
     bits = [1, 2, 3, 4, 5, 6, 7, 8, 9]
     for v, bit in zip(x, bits):
-        assert V.cls(np.float32(v), np.uint32(1 << bit)), (v, bit)
-        assert not V.cls(np.float32(v), np.uint32(0x3FF & ~(1 << bit))), (v, bit)
+        assert fam_vcmp.cls(np.float32(v), np.uint32(1 << bit)), (v, bit)
+        assert not fam_vcmp.cls(np.float32(v), np.uint32(0x3FF & ~(1 << bit))), (v, bit)
 
 
 def test_serialize_rounds_preserves_lane_order():
@@ -151,20 +153,20 @@ def test_fma_single_rounding():
     a = rng.standard_normal(400) * np.exp2(rng.integers(-30, 30, 400))
     b = rng.standard_normal(400) * np.exp2(rng.integers(-30, 30, 400))
     c = -(a * b) * (1 + rng.standard_normal(400) * 2.0**-40)
-    r = V.fma64(a, b, c)
+    r = vfloat.fma64(a, b, c)
     for x, y, z, got in zip(a, b, c, r):
         exact = Fraction(x) * Fraction(y) + Fraction(z)
         want = float(exact)  # Fraction -> float rounds correctly (ties to even)
         assert got == want, (x, y, z, got, want)
     u = np.float32(2.0**-12)
-    got32 = V.fma32(u * np.float32(1 + 2.0**-23), u * np.float32(1 - 2.0**-23),
+    got32 = vfloat.fma32(u * np.float32(1 + 2.0**-23), u * np.float32(1 - 2.0**-23),
                     np.float32(1 + 2.0**-23))
     assert got32 == np.float32(1 + 2.0**-23)  # f64-then-f32 rounding would give 1 + 2^-22
 
 
 def test_div_fixup_special_rules():
     f = np.float32
-    fix = lambda q, d, n: V.div_fixup(f(q), f(d), f(n), f)  # noqa: E731
+    fix = lambda q, d, n: fam_vdiv.div_fixup(f(q), f(d), f(n), f)  # noqa: E731
     assert fix(np.nan, 3.0, 0.0) == 0 and not np.signbit(fix(np.nan, 3.0, 0.0))  # 0/y
     assert np.signbit(fix(np.nan, -3.0, 0.0))
     assert fix(np.nan, 1e-30, 1e30) == np.inf  # NaN estimate from finite operands: overflow

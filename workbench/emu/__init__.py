@@ -28,7 +28,11 @@ Modules
 * ``floats``    — bit-exact f16/bf16 conversions and denormal flushing; ``fp8`` — the FNUZ
   fp8/bf8 value tables.
 * families: ``fam_salu`` (SOP1/SOP2/SOPC/SOPK), ``fam_sopp`` (branches, barrier, waitcnt...),
-  ``fam_valu`` (VOP1/VOP2/VOP3/VOPC, DPP, SDWA; correctly rounded fma, IEEE f32 division),
+  the VALU: ``valu`` (the one VOP1/VOP2/VOP3 opcode table ``OPS`` and its generic builder:
+  modifiers, DPP, SDWA) with its rows in ``fam_vint`` (integer, bitwise, moves), ``fam_vf32``,
+  ``fam_vf64``, ``fam_vf16`` (float arithmetic), ``fam_vtrans`` (rcp/rsq/sqrt/exp/log/sin/cos),
+  ``fam_vcvt`` (conversions, packs), ``fam_vdiv`` (IEEE division steps); ``vfloat`` (correctly
+  rounded fma and other float helpers), ``fam_vcmp`` (VOPC), ``fam_vlane`` (readlane/writelane),
   ``fam_vop3p`` (packed math, fma_mix), ``fam_dot`` (v_dot2/4/8 and the v_dot*c forms),
   ``fam_fp8`` (fp8/bf8 <-> f32 conversions, RNE and stochastic), ``fam_smem``, ``fam_vmem``
   (global/flat/scratch, atomics), ``fam_buffer`` (MUBUF through V# resources, range-checked),
@@ -60,6 +64,10 @@ How to add an instruction family
    ``semantic(prefix="v_mfma_")`` registers a whole prefix. A builder must raise
    ``UnknownInstruction`` (``d.mnemonic``, ``d.addr``) for any modifier it does not implement —
    never ignore one; ``d.mods`` holds them (``"cbsz": 1``, ``"op_sel": [0, 1]``, ``"glc": True``).
+   A plain VALU op needs no builder: it is one row of the VALU table, added from its family
+   module with ``op = valu.table("fam_<name>")`` and ``op("v_foo_f32", "f32", "f32 f32", fn)``
+   (result type, source types, a numpy function; ``valu.build_generic`` handles modifiers,
+   DPP and SDWA).
 2. Handlers operate on *groups*: ``g.ix`` selects the waves (slice or index array), ``g.w`` is
    their count; ``st.R[row, g.ix]`` is ``[w, 64] uint32``; ``st.S[slot, g.ix]`` is ``[w]``;
    ``st.EM[g.ix]`` is the EXEC mask. No per-lane or per-wave Python loops.
@@ -73,11 +81,13 @@ constant MODE writes), RNE bit-pattern conversions, single-rounding fma, fp32 ac
 MFMA (each choice cited where implemented). Known deviation: v_exp/v_log/v_rcp/v_rsq/v_sqrt
 are correctly rounded here, while the hardware is specified at about 1 ulp.
 
-Coverage (``python -m workbench.emu --coverage``: the 27-case HIP corpus of tests/kernels/emu)
-executes 171 distinct mnemonics of a semantic table of 905 entries (fam_buffer 1/54, fam_dot
-1/11, fam_fp8 2/8, fam_mode 2/3, fam_valu 84/406); all tests/test_emu_*.py plus
-tests/test_prelude_math_emu.py together execute 270 (every fam_dot, fam_fp8 and fam_mode entry,
-fam_buffer 9/54, fam_valu 121/406).
+Coverage (``python -m workbench.emu --coverage``: the 33-case HIP corpus of tests/kernels/emu,
+compiled by LLVM 22) executes 169 distinct mnemonics of a semantic table of 905 entries
+(fam_buffer 1/54, fam_dot 1/11, fam_fp8 2/8, fam_mode 2/3; the VALU families together 83/406:
+fam_vint 37/84, fam_vf32 13/26, fam_vcmp 16/210, fam_vcvt 7/25, fam_vtrans 4/16, fam_vdiv 3/7,
+fam_vlane 2/5, fam_vf16 1/19, fam_vf64 0/14). Measured earlier with LLVM 19: all
+tests/test_emu_*.py plus tests/test_prelude_math_emu.py together execute 270 (every fam_dot,
+fam_fp8 and fam_mode entry, fam_buffer 9/54, the VALU families 121/406).
 """
 from __future__ import annotations
 

@@ -28,11 +28,12 @@ from __future__ import annotations
 import numpy as np
 
 from .errors import UnknownInstruction
-from .fam_valu import Op, _sum_odd, build_generic
 from .fam_vop3p import _mods
 from .floats import flush_dst, flush_src
 from .operands import row_of, vread32
 from .registry import Decoded, semantic
+from .valu import Op, build_generic
+from .vfloat import sum_odd
 
 U32, I64, F32, F64 = np.uint32, np.int64, np.float32, np.float64
 
@@ -70,7 +71,7 @@ def elements(x, kind: str, n: int) -> list:
 def sum_f32(terms) -> np.ndarray:
     """The exact sum of float64 terms (each exact: f16 products, an f32 addend) rounded once to
     float32: TwoSum keeps every error term; the last addition is rounded to odd so that the
-    final f32 rounding is correct (see fam_valu._sum_odd)."""
+    final f32 rounding is correct (see vfloat.sum_odd)."""
     s = terms[0]
     err = np.zeros(np.shape(s), F64)
     for t in terms[1:]:
@@ -79,7 +80,7 @@ def sum_f32(terms) -> np.ndarray:
         err = err + ((s - (n - bb)) + (t - bb))
         s = n
     with np.errstate(invalid="ignore"):
-        r = _sum_odd(s, err)
+        r = sum_odd(s, err)
     return np.asarray(np.where(np.isfinite(s), r, s), F64).astype(F32)
 
 

@@ -30,11 +30,11 @@ from __future__ import annotations
 import numpy as np
 
 from .errors import UnknownInstruction
-from .fam_valu import Op, _src_reader, build_generic
 from .floats import flush_src
 from .fp8 import FP8_FORMATS, FP8_TABLES
 from .operands import row_of, vread32
 from .registry import Decoded, semantic
+from .valu import Op, build_generic, src_reader
 
 U32, I64, U64 = np.uint32, np.int64, np.uint64
 FMT = {"fp8": "float8_e4m3fnuz", "bf8": "float8_e5m2fnuz"}
@@ -121,7 +121,7 @@ def _build_from_f32(d: Decoded, sr: bool):
     if any(sel[:2]):
         raise UnknownInstruction(d.mnemonic, d.addr, d.inst.text, "op_sel on a source")
     fl = flush_src(d.kernel.denorm32)
-    ra = _src_reader(d, a, "f32", nv, flush_in=fl)
+    ra = src_reader(d, a, "f32", nv, flush_in=fl)
     if sr:
         if b.neg or b.abs:
             raise UnknownInstruction(d.mnemonic, d.addr, d.inst.text, "modifier on the seed")
@@ -129,7 +129,7 @@ def _build_from_f32(d: Decoded, sr: bool):
         shift = 8 * (sel[2] + 2 * sel[3])
         keep = U32(~(0xFF << shift) & 0xFFFFFFFF)
     else:
-        rb = _src_reader(d, b, "f32", nv, flush_in=fl)
+        rb = src_reader(d, b, "f32", nv, flush_in=fl)
         shift = 16 * sel[2]
         keep = U32(~(0xFFFF << shift) & 0xFFFFFFFF)
     row = row_of(dst, nv)

@@ -13,10 +13,10 @@ from __future__ import annotations
 import numpy as np
 
 from .errors import UnknownInstruction
-from .fam_valu import fma16, fma32
 from .floats import flush, flush_dst, flush_src
 from .operands import row_of, vread32
 from .registry import Decoded, semantic
+from .vfloat import fma16, fma32
 
 U32, F16, F32 = np.uint32, np.float16, np.float32
 

@@ -15,8 +15,16 @@ from . import (  # noqa: F401
     fam_salu,
     fam_smem,
     fam_sopp,
-    fam_valu,
+    fam_vcmp,
+    fam_vcvt,
+    fam_vdiv,
+    fam_vf16,
+    fam_vf32,
+    fam_vf64,
+    fam_vint,
+    fam_vlane,
     fam_vmem,
     fam_vop3p,
+    fam_vtrans,
     fp8,  # registers the fp8/bf8 MFMA input decoders
 )

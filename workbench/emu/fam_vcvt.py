@@ -1,0 +1,65 @@
+"""VALU conversion rows: float <-> int (saturating, NaN -> 0), f16/f32/f64 widths,
+ubyte -> f32, packs (v_cvt_pkrtz_f16_f32 rounds toward zero, v_cvt_pk_u16_u32,
+v_pack_b32_f16).
+
+Semantics: CDNA3 ISA guide, per-opcode descriptions; rows run through ``valu.build_generic``.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .valu import table
+from .vfloat import as_f64
+
+F32, F64, F16 = np.float32, np.float64, np.float16
+U32, I32 = np.uint32, np.int32
+def cvt_f2i(x, lo, hi, dt):
+    """Float -> int conversions saturate and map NaN to 0 (CDNA3 ISA V_CVT_I32_F32 /
+    V_CVT_U32_F32: "out-of-range values are clamped; NaN converts to 0")."""
+    x = np.asarray(x, F64)
+    return np.where(np.isnan(x), 0, np.trunc(np.clip(x, lo, hi))).astype(dt)
+
+
+def f32_to_f16_rtz(x):
+    """V_CVT_PKRTZ_F16_F32 rounds toward zero: take RNE, step one ulp toward zero if it rounded
+    away from zero (also turns an overflow to inf into 65504)."""
+    x = np.asarray(x, F32)
+    h = x.astype(F16)
+    hb = h.view(np.uint16).astype(np.int32)
+    away = (np.abs(h.astype(F32)) > np.abs(x)) & ~np.isnan(x)
+    hb = np.where(away, hb - 1, hb)
+    return hb.astype(np.uint16).view(F16)
+
+
+op = table("fam_vcvt")
+op("v_cvt_f32_u32", "f32", "u32", lambda a: a.astype(F32))
+op("v_cvt_f32_i32", "f32", "i32", lambda a: a.astype(F32))
+op("v_cvt_u32_f32", "u32", "f32", lambda a: cvt_f2i(a, 0, 4294967295, U32))
+op("v_cvt_i32_f32", "i32", "f32", lambda a: cvt_f2i(a, -2147483648, 2147483647, I32))
+op("v_cvt_flr_i32_f32", "i32", "f32",
+   lambda a: cvt_f2i(np.floor(a), -2147483648, 2147483647, I32))
+op("v_cvt_rpi_i32_f32", "i32", "f32",
+   lambda a: cvt_f2i(np.floor(as_f64(a) + 0.5), -2147483648, 2147483647, I32))
+op("v_cvt_f32_ubyte0", "f32", "u32", lambda a: (a & U32(0xFF)).astype(F32))
+op("v_cvt_f32_ubyte1", "f32", "u32", lambda a: ((a >> U32(8)) & U32(0xFF)).astype(F32))
+op("v_cvt_f32_ubyte2", "f32", "u32", lambda a: ((a >> U32(16)) & U32(0xFF)).astype(F32))
+op("v_cvt_f32_ubyte3", "f32", "u32", lambda a: (a >> U32(24)).astype(F32))
+op("v_cvt_f16_f32", "f16", "f32", lambda a: a.astype(F16))  # RNE (round mode 0)
+op("v_cvt_f32_f16", "f32", "f16", lambda a: a.astype(F32))
+op("v_cvt_f64_f32", "f64", "f32", lambda a: a.astype(F64))
+op("v_cvt_f32_f64", "f32", "f64", lambda a: a.astype(F32))
+op("v_cvt_f64_i32", "f64", "i32", lambda a: a.astype(F64))
+op("v_cvt_f64_u32", "f64", "u32", lambda a: a.astype(F64))
+op("v_cvt_i32_f64", "i32", "f64", lambda a: cvt_f2i(a, -2147483648, 2147483647, I32))
+op("v_cvt_u32_f64", "u32", "f64", lambda a: cvt_f2i(a, 0, 4294967295, U32))
+op("v_cvt_pkrtz_f16_f32", "u32", "f32 f32",
+   lambda a, b: (f32_to_f16_rtz(a).view(np.uint16).astype(U32)
+                 | (f32_to_f16_rtz(b).view(np.uint16).astype(U32) << U32(16))))
+op("v_cvt_pk_u16_u32", "u32", "u32 u32",
+   lambda a, b: (a & U32(0xFFFF)) | ((b & U32(0xFFFF)) << U32(16)))
+op("v_pack_b32_f16", "u32", "b16 b16",
+   lambda a, b: a.astype(U32) | (b.astype(U32) << U32(16)))
+op("v_cvt_f16_u16", "f16", "u16", lambda a: a.astype(F16))
+op("v_cvt_f16_i16", "f16", "i16", lambda a: a.astype(F16))
+op("v_cvt_u16_f16", "u16", "f16", lambda a: cvt_f2i(a, 0, 65535, np.uint16))
+op("v_cvt_i16_f16", "i16", "f16", lambda a: cvt_f2i(a, -32768, 32767, np.int16))

@@ -1,0 +1,36 @@
+"""VALU f16 arithmetic rows: add/sub/mul, min/max/med3, fma/mad, ldexp, rounding,
+fract. numpy f16 arithmetic rounds once from f32, which is exact for + - * of f16 inputs.
+
+Semantics: CDNA3 ISA guide, per-opcode descriptions; rows run through ``valu.build_generic``.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .valu import table
+from .vfloat import fma16, fract, mad16, med3
+
+F32, F64, F16 = np.float32, np.float64, np.float16
+U32, I32 = np.uint32, np.int32
+
+
+op = table("fam_vf16")
+op("v_add_f16", "f16", "f16 f16", lambda a, b: a + b)
+op("v_sub_f16", "f16", "f16 f16", lambda a, b: a - b)
+op("v_subrev_f16", "f16", "f16 f16", lambda a, b: b - a)
+op("v_mul_f16", "f16", "f16 f16", lambda a, b: a * b)
+op("v_max_f16", "f16", "f16 f16", np.fmax)
+op("v_min_f16", "f16", "f16 f16", np.fmin)
+op("v_fma_f16", "f16", "f16 f16 f16", fma16)
+op("v_fmac_f16", "f16", "f16 f16 f16", fma16, "acc")
+op("v_mad_f16", "f16", "f16 f16 f16", mad16)
+op("v_mac_f16", "f16", "f16 f16 f16", mad16, "acc")
+op("v_max3_f16", "f16", "f16 f16 f16", lambda a, b, c: np.fmax(np.fmax(a, b), c))
+op("v_min3_f16", "f16", "f16 f16 f16", lambda a, b, c: np.fmin(np.fmin(a, b), c))
+op("v_med3_f16", "f16", "f16 f16 f16", med3)
+op("v_ldexp_f16", "f16", "f16 i16", lambda a, e: np.ldexp(a.astype(F32), e).astype(F16))
+op("v_trunc_f16", "f16", "f16", np.trunc)
+op("v_ceil_f16", "f16", "f16", np.ceil)
+op("v_floor_f16", "f16", "f16", np.floor)
+op("v_rndne_f16", "f16", "f16", np.rint)
+op("v_fract_f16", "f16", "f16", lambda a: fract(a, F16))

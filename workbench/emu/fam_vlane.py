@@ -1,0 +1,79 @@
+"""VALU cross-lane moves: v_readfirstlane/v_readlane (VGPR lane -> SGPR), v_writelane (SGPR ->
+one VGPR lane, ignoring EXEC), v_swap_b32 and v_nop.
+
+Semantics: CDNA3 ISA guide, per-opcode descriptions.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .errors import UnknownInstruction
+from .operands import row_of, sread32, vread32
+from .registry import Decoded, semantic
+
+U32 = np.uint32
+
+
+@semantic("v_readfirstlane_b32")
+def _readfirstlane(d: Decoded):
+    dst, src = d.ops
+    if d.mods:
+        raise UnknownInstruction(d.mnemonic, d.addr, d.inst.text, "modifiers")
+    rd = vread32(src, d.kernel.n_vgpr)
+    slot = dst.idx
+
+    def run(st, g):
+        x = np.broadcast_to(rd(st, g), (g.w, 64))
+        em = st.EM[g.ix]
+        first = np.where(em.any(-1), em.argmax(-1), 0)  # EXEC == 0: lane 0 (CDNA3 ISA)
+        st.swrite(slot, g, x[np.arange(g.w), first])
+    return run
+
+
+@semantic("v_readlane_b32")
+def _readlane(d: Decoded):
+    dst, src, lane = d.ops
+    rd = vread32(src, d.kernel.n_vgpr)
+    rl = sread32(lane)
+    slot = dst.idx
+
+    def run(st, g):
+        x = np.broadcast_to(rd(st, g), (g.w, 64))
+        ln = np.broadcast_to(rl(st, g) & U32(63), (g.w,)).astype(np.int64)
+        st.swrite(slot, g, x[np.arange(g.w), ln])
+    return run
+
+
+@semantic("v_writelane_b32")
+def _writelane(d: Decoded):
+    dst, src, lane = d.ops
+    rs = sread32(src)
+    rl = sread32(lane)
+    r = row_of(dst, d.kernel.n_vgpr)
+
+    def run(st, g):
+        v = np.broadcast_to(rs(st, g), (g.w,))
+        ln = np.broadcast_to(rl(st, g) & U32(63), (g.w,)).astype(np.int64)
+        m = np.zeros((g.w, 64), bool)
+        m[np.arange(g.w), ln] = True  # ignores EXEC (CDNA3 ISA V_WRITELANE_B32)
+        st.vwrite_masked(r, g, v[:, None], m)
+    return run
+
+
+@semantic("v_swap_b32")
+def _swap(d: Decoded):
+    a, b = d.ops
+    nv = d.kernel.n_vgpr
+    ra, rb = row_of(a, nv), row_of(b, nv)
+
+    def run(st, g):
+        x = st.R[ra, g.ix].copy()
+        y = st.R[rb, g.ix].copy()
+        st.vwrite(ra, g, y)
+        st.vwrite(rb, g, x)
+    return run
+
+
+@semantic("v_nop")
+def _vnop(d: Decoded):
+    return lambda st, g: None

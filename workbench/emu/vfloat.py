@@ -1,0 +1,144 @@
+"""Float arithmetic the hardware rounds differently from numpy: correctly rounded fma (f16,
+f32, f64), unfused mad, fract, med3 and frexp, shared by the VALU float families, fam_vop3p
+and fam_dot.
+
+Why here: one correct implementation of single-rounding fma, cited once (Boldo & Melquiond).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+F32, F64, F16 = np.float32, np.float64, np.float16
+U64 = np.uint64
+
+
+def as_f64(x):
+    return np.asarray(x, F64)
+
+
+def sum_odd(p, c):
+    """p + c in float64 rounded to *odd* (inexact results take the neighbour with an odd last
+    bit), from TwoSum's exact error term. Rounding to odd in a format of >= p+2 bits and then
+    to nearest in p bits equals one rounding to nearest (Boldo & Melquiond, "Emulation of FMA
+    and correctly rounded sums: proved algorithms using rounding to odd", IEEE TC 57(4), 2008,
+    Thm. 1), which makes the f32/f16 FMAs below correctly rounded."""
+    with np.errstate(invalid="ignore", over="ignore"):
+        s = p + c
+        bb = s - p
+        err = (p - (s - bb)) + (c - bb)
+        fix = (err != 0) & np.isfinite(s) & ((np.asarray(s, F64).view(U64) & U64(1)) == 0)
+        if not np.any(fix):
+            return s
+        return np.where(fix, np.nextafter(s, np.where(err > 0, np.inf, -np.inf)), s)
+
+
+def _narrow_consts(dt, drop):
+    """(low-bits mask, midpoint pattern, smallest-normal bits - 1) of f64 values rounded to dt
+    (``drop`` = f64 mantissa bits below dt's last bit)."""
+    tiny = int(np.array(np.finfo(dt).tiny, F64).view(U64))
+    return U64((1 << drop) - 1), U64(1 << (drop - 1)), U64(tiny - 1)
+
+
+_NARROW = {F32: _narrow_consts(F32, 29), F16: _narrow_consts(F16, 42)}
+_ABS64 = U64(0x7FFFFFFFFFFFFFFF)
+_ONE64 = U64(1)
+
+
+def _round_sum(p, c, dt):
+    """RN_dt(p + c) for float64 p, c whose sum needs one rounding to ``dt``: the plain f64 sum
+    is already right unless it lands exactly on a ``dt`` rounding midpoint (then the f64
+    rounding may have moved it there: double rounding) or in ``dt``'s subnormal range; only
+    then is the round-to-odd sum used. Rounding is monotonic, so a sum off the midpoint lies on
+    the same side of it as the exact value."""
+    s = np.asarray(p + c, F64)
+    low, half, tiny1 = _NARROW[dt]
+    bits = s.view(U64)
+    mid = (bits & low) == half
+    sub = ((bits & _ABS64) - _ONE64) < tiny1  # 0 < |s| < smallest normal of dt
+    if not (mid | sub).any():
+        return s.astype(dt)
+    return sum_odd(p, c).astype(dt)
+
+
+def fma32(a, b, c):
+    """f32 fused multiply-add with a single rounding: a*b is exact in f64 (48-bit product); the
+    sum is rounded once to f32 (``_round_sum``: round-to-odd where double rounding could bite)."""
+    return _round_sum(as_f64(a) * as_f64(b), as_f64(c), F32)
+
+
+def fma16(a, b, c):
+    """f16 fma, single rounding: exact f64 product, sum rounded once to f16 (``_round_sum``)."""
+    return _round_sum(as_f64(a) * as_f64(b), as_f64(c), F16)
+
+
+_SPLIT = F64(134217729.0)  # 2^27 + 1: Veltkamp splitting constant for binary64
+
+
+def _two_prod(a, b):
+    """(p, e) with p = RN(a*b) and p + e = a*b exactly (Dekker), valid without over/underflow."""
+    p = a * b
+    t = a * _SPLIT
+    ah = t - (t - a)
+    al = a - ah
+    t = b * _SPLIT
+    bh = t - (t - b)
+    bl = b - bh
+    e = ((ah * bh - p) + ah * bl + al * bh) + al * bl
+    return p, e
+
+
+def fma64(a, b, c):
+    """f64 fused multiply-add with a single rounding (Boldo & Melquiond 2008, Algorithm
+    "emulated FMA"): exact product (p, e), (th, tl) = TwoSum(c, p), v = RO(tl + e),
+    result = RN(th + v). Where the error-free transforms could over/underflow (huge or tiny
+    operands, inf, NaN) it falls back to x87 long double, which is not a single rounding."""
+    a, b, c = (np.asarray(x, F64) for x in (a, b, c))
+    with np.errstate(all="ignore"):
+        p, e = _two_prod(a, b)
+        th = p + c
+        bb = th - c
+        tl = (c - (th - bb)) + (p - bb)
+        v = sum_odd(tl, e)
+        r = np.asarray(th + v, F64)
+        aa, ab, ac = np.abs(a), np.abs(b), np.abs(c)
+        risky = ~(np.isfinite(r) & np.isfinite(p)) | (aa > 2.0**500) | (ab > 2.0**500) | (
+            ac > 2.0**1000) | ((p != 0) & (np.abs(p) < 2.0**-900)) | ((c != 0) & (ac < 2.0**-900))
+        if np.any(risky):
+            ld = np.longdouble
+            slow = (np.asarray(a, ld) * np.asarray(b, ld) + np.asarray(c, ld)).astype(F64)
+            r = np.where(risky, slow, r)
+    return r
+
+
+def mad32(a, b, c):
+    """V_MAD_F32 / V_MAC_F32: multiply then add with a rounding after each (not fused: LLVM
+    selects them only for ISD::FMAD, "a * b + c with intermediate rounding",
+    llvm/include/llvm/CodeGen/ISDOpcodes.h)."""
+    return (np.asarray(a, F32) * np.asarray(b, F32) + np.asarray(c, F32)).astype(F32)
+
+
+def mad16(a, b, c):
+    """V_MAD_F16 / V_MAC_F16: unfused like V_MAD_F32 (two roundings)."""
+    return (np.asarray(a, F16) * np.asarray(b, F16) + np.asarray(c, F16)).astype(F16)
+
+
+def fract(x, dt):
+    """V_FRACT: x - floor(x), clamped below 1.0 (CDNA3 ISA V_FRACT_F32); inf -> NaN."""
+    r = x - np.floor(x)
+    one_minus = np.nextafter(dt(1), dt(0))
+    return np.where(np.isinf(x), dt(np.nan), np.minimum(r, one_minus)).astype(dt)
+
+
+def med3(a, b, c):
+    return np.fmax(np.fmin(a, b), np.fmin(np.fmax(a, b), c))
+
+
+def frexp_mant(x):
+    m, _e = np.frexp(x)
+    return np.where(np.isfinite(x), m, x).astype(x.dtype)
+
+
+def frexp_exp(x):
+    _m, e = np.frexp(x)
+    return np.where(np.isfinite(x), e, 0).astype(np.int32)
+
