@@ -1,4 +1,5 @@
-"""Proof by execution: every gfx942 MFMA that LLVM emits computes D = A·B + C exactly when its
+"""Proof by execution: every gfx942 MFMA that LLVM emits (and every f16/bf16 MFMA of gfx950)
+computes D = A·B + C exactly when its
 operands are placed in registers through the layout catalog.
 
 For each instruction in ``probes.emitted("gfx942")`` the probe kernel (lane ``t`` loads its
@@ -29,20 +30,39 @@ from workbench import layouts
 from workbench.layouts import probes
 from workbench.runtime.args import element_dtype
 from workbench.runtime.kernel import Kernel
+from workbench.toolchain import find_toolchain
 
 ARCH = "gfx942"
 EMITTED = probes.emitted(ARCH)
+EMULATOR = {"gfx942": "emulator", "gfx950": "emulator:gfx950"}
+
+
+def _gfx950_instrs() -> list:
+    """The f16/bf16 MFMAs a gfx950 code object runs: the catalog's new gfx950 shapes (LLVM >= 20
+    emits them) and the gfx940 ones gfx950 keeps (``fam_mfma.INHERITS_MFMA``; catalog entries of
+    gfx942), all compiled for gfx950. (fp8/f8f6f4 MFMAs are proven in their own tests.)"""
+    if find_toolchain().clang_major < 20:
+        return []
+    own = [layouts.get(n, "gfx950") for n in probes.emitted("gfx950")]
+    own = [i for i in own if i.a_type in ("f16", "bf16")]
+    kept = [layouts.get(n, ARCH) for n in EMITTED if n not in {i.name for i in own}]
+    return own + [i for i in kept if i.a_type in ("f16", "bf16")]
+
+
+INSTRS = {"gfx942": [layouts.get(n, ARCH) for n in EMITTED], "gfx950": _gfx950_instrs()}
 
 
 def _cases() -> list:
-    """(instruction, device) pairs: the emulator, plus every gfx942 GPU cupy's ROCm build sees
-    (there the test is a hardware proof of the catalog)."""
-    gpus = [d for d in wb.devices() if getattr(d, "kind", "") == "rocm" and d.arch == ARCH]
+    """(arch, instruction, device) triples: the emulator, plus every GPU of that arch cupy's
+    ROCm build sees (there the test is a hardware proof of the catalog)."""
     out = []
-    for name in EMITTED:
-        out.append(pytest.param(name, "emulator", id=f"{name}-emulator"))
-        out += [pytest.param(name, d, id=f"{name}-{d.name.split()[0]}", marks=pytest.mark.gpu)
-                for d in gpus]
+    for arch, instrs in INSTRS.items():
+        gpus = [d for d in wb.devices() if getattr(d, "kind", "") == "rocm" and d.arch == arch]
+        for ins in instrs:
+            out.append(pytest.param(arch, ins.name, EMULATOR[arch],
+                                    id=f"{arch}-{ins.name}-emulator"))
+            out += [pytest.param(arch, ins.name, d, id=f"{arch}-{ins.name}-{d.name.split()[0]}",
+                                 marks=pytest.mark.gpu) for d in gpus]
     return out
 
 
@@ -87,11 +107,13 @@ def _values(t: str, shape: tuple[int, ...], rng: np.random.Generator) -> np.ndar
     """Test values for an input operand: element-unique small integers where the type has
     room (so a misplaced element changes D), else random exact values of the type.
 
-    Exactness: |A|,|B| <= 128 integers, K <= 16 for 16-bit types -> sums < 2**18; 8-bit floats
+    Exactness: |A|,|B| <= 128 integers, K <= 16 for 16-bit types -> sums < 2**18 (gfx950's
+    512-element operands: |x| <= 256, every integer of which bf16's 8-bit significand holds,
+    K = 32 -> sums < 2**22); 8-bit floats
     are drawn from codes with |x| in [1/8, 8] (4-bit significands: every product is a multiple
     of 2**-12 below 64, so a K=32 sum spans < 2**24 and fp32 holds it exactly)."""
     n = int(np.prod(shape))
-    if t in ("bf16", "f16", "f32", "xf32", "f64") and n <= 256:
+    if t in ("bf16", "f16", "f32", "xf32", "f64") and n <= 512:
         return (rng.permutation(n) - n // 2).astype(np.float64).reshape(shape)
     if t == "i8":
         return rng.integers(-128, 128, size=shape).astype(np.float64)
@@ -110,19 +132,27 @@ def _typed(words: np.ndarray, pointee: str | None) -> np.ndarray:
 
 
 @pytest.fixture(scope="module")
-def module():
-    instrs = [layouts.get(n, ARCH) for n in EMITTED]
-    return wb.compile(probes.probe_source(instrs), ARCH)
+def modules():
+    return {arch: wb.compile(probes.probe_source(instrs), arch)
+            for arch, instrs in INSTRS.items() if instrs}
 
 
 def test_llvm_emits_the_whole_gfx942_catalog():
     assert sorted(EMITTED) == sorted(layouts.names(ARCH))
 
 
-@pytest.mark.parametrize(("name", "device"), _cases())
-def test_mfma_computes_a_times_b_plus_c(module, name, device):
-    ins = layouts.get(name, ARCH)
-    kernel = Kernel(module, probes.kernel_name(ins), device=device)
+def test_gfx950_f16_bf16_shapes_are_emitted_and_proven():
+    """With LLVM >= 20 the four new gfx950 f16/bf16 shapes are among the proven ones."""
+    if find_toolchain().clang_major < 20:
+        pytest.skip("gfx950 needs LLVM >= 20")
+    new = {f"v_mfma_f32_{s}_{t}" for s in ("16x16x32", "32x32x16") for t in ("f16", "bf16")}
+    assert new <= {i.name for i in INSTRS["gfx950"]}
+
+
+@pytest.mark.parametrize(("arch", "name", "device"), _cases())
+def test_mfma_computes_a_times_b_plus_c(modules, arch, name, device):
+    ins = next(i for i in INSTRS[arch] if i.name == name)
+    kernel = Kernel(modules[arch], probes.kernel_name(ins), device=device)
     rng = np.random.default_rng(sum(map(ord, name)))
     a_val = _values(ins.a_type, ins.shape("A"), rng)
     b_val = _values(ins.b_type, ins.shape("B"), rng)
@@ -133,12 +163,12 @@ def test_mfma_computes_a_times_b_plus_c(module, name, device):
     b = pack(ins, "B", _encode(b_val, ins.b_type)[None])[0]
     c = pack(ins, "C", _encode(c_val, ins.c_type)[None])[0]
     # the compiled instruction names as many registers per operand as the catalog counts
-    (mfma,) = [i for i in kernel.isa_for(ARCH) if i.mnemonic == name]
+    (mfma,) = [i for i in kernel.isa_for(arch) if i.mnemonic == name]
     d_op, a_op, b_op, c_op = mfma.operands[:4]
     assert [_regs(x) for x in (a_op, b_op, c_op, d_op)] == [ins.vgprs[o] for o in "ABCD"], \
         mfma.text
 
-    args = {x.name: x for x in kernel.info().args}
+    args = {x.name: x for x in kernel.info(arch).args}
     kernel[1, 64](*(_typed(arr, args[nm].pointee) for nm, arr in (("a", a), ("b", b), ("c", c))))
 
     got = decode(ins.d_type, unpack(ins, "D", c[None])[0])

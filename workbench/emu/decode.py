@@ -118,6 +118,7 @@ class ProgramInfo:
     dx10_clamp: bool = True
     ieee_mode: bool = True
     mode: int = -1  # MODE register bits in force at the instruction (fam_mode); -1 = unknown
+    arch: str = "gfx942"  # the code object's target (MFMA layouts, per-arch instruction sets)
 
 
 def split_mnemonic(m: str) -> tuple[str, str]:
@@ -131,8 +132,8 @@ class Program:
     """A kernel compiled for the emulator: ``execs[i]`` runs instruction ``insts[i]``."""
 
     def __init__(self, listing: Any, name: str, denorm32: int = 3, denorm16_64: int = 3,
-                 dx10_clamp: bool = True, ieee_mode: bool = True, mode: int | None = None
-                 ) -> None:
+                 dx10_clamp: bool = True, ieee_mode: bool = True, mode: int | None = None,
+                 arch: str = "gfx942") -> None:
         self.listing = listing
         self.insts = list(listing)
         self.index = {ins.addr: i for i, ins in enumerate(self.insts)}
@@ -153,7 +154,7 @@ class Program:
         if mode is None:  # round-to-nearest-even with the given denormal/clamp/IEEE modes
             mode = (denorm32 & 3) << 4 | (denorm16_64 & 3) << 6 | int(dx10_clamp) << 8 \
                 | int(ieee_mode) << 9
-        self.info = ProgramInfo(name, max_v + 1, max_a + 1, **mode_fields(mode))
+        self.info = ProgramInfo(name, max_v + 1, max_a + 1, **mode_fields(mode), arch=arch)
         self.execs: list[Exec] = []
         self.unsupported: list[tuple[int, str]] = []
         self.decoded: list[Decoded] = []

@@ -76,11 +76,30 @@ def _decode(bits: np.ndarray, t: str) -> np.ndarray:
     raise ValueError(t)
 
 
-@cache
-def _tables(name: str, cbsz: int, abid: int, blgp: int):
+# Archs whose MFMA set includes another arch's: gfx950 (CDNA4) keeps every gfx940 MFMA with the
+# same encoding and semantics (`llvm-mc -mcpu=gfx950 -show-encoding` encodes e.g.
+# v_mfma_f32_32x32x8_f16 as d3cc8000 04020500, the gfx942 word pair, with LLVM 22; LLVM
+# VOP3PInstructions.td predicates those MAI definitions isGFX940Plus). The catalog lists only
+# the new shapes under gfx950, so the emulator looks the others up under gfx942.
+INHERITS_MFMA = {"gfx950": "gfx942"}
+
+
+def catalog_entry(name: str, arch: str):
+    """The layout catalog's entry for MFMA ``name`` as ``arch`` executes it."""
     from ..layouts import get
 
-    ins = get(name, "gfx942")
+    try:
+        return get(name, arch)
+    except ValueError:
+        base = INHERITS_MFMA.get(arch)
+        if base is None:
+            raise
+        return get(name, base)
+
+
+@cache
+def _tables(name: str, arch: str, cbsz: int, abid: int, blgp: int):
+    ins = catalog_entry(name, arch)
     ga = ins.gather_index("A", cbsz=cbsz, abid=abid, blgp=0)
     gb = ins.gather_index("B", blgp=blgp if ins.blgp == "lanes" else 0)
     gc = ins.gather_index("C")
@@ -111,8 +130,6 @@ def _reader(st_rows: int, nregs: int, g_index, bits: int):
 
 
 def _build_mfma(d: Decoded):
-    from ..layouts import get
-
     for k in d.mods:
         if k not in ("cbsz", "abid", "blgp", "neg"):
             raise UnknownInstruction(d.mnemonic, d.addr, d.inst.text, f"modifier {k}")
@@ -122,8 +139,9 @@ def _build_mfma(d: Decoded):
         # llvm/test/MC/AMDGPU/mai-gfx940.s), i.e. blgp = a | b << 1 | c << 2
         nl = d.mods["neg"] if isinstance(d.mods["neg"], list) else [d.mods["neg"]]
         blgp |= sum(int(bool(x)) << i for i, x in enumerate(nl))
+    arch = d.kernel.arch
     try:
-        ins = get(d.base, "gfx942")
+        ins = catalog_entry(d.base, arch)
     except ValueError as e:
         raise UnknownInstruction(d.mnemonic, d.addr, d.inst.text, str(e)) from None
     for t in (ins.a_type, ins.b_type):
@@ -131,7 +149,7 @@ def _build_mfma(d: Decoded):
             raise UnknownInstruction(d.mnemonic, d.addr, d.inst.text,
                                      f"{t} MFMA inputs are not emulated yet")
     try:
-        ins, ga, gb, gc, dtab = _tables(ins.name, cbsz, abid, blgp)
+        ins, ga, gb, gc, dtab = _tables(ins.name, arch, cbsz, abid, blgp)
     except ValueError as e:
         raise UnknownInstruction(d.mnemonic, d.addr, d.inst.text, str(e)) from None
     nv = d.kernel.n_vgpr

@@ -29,6 +29,10 @@ from .trace import DEFAULT_MAX_DS_ROWS, TraceRecorder
 DEFAULT_BUDGET_BASE = 2_000_000  # wave-instructions every launch may run ...
 DEFAULT_BUDGET_PER_WAVE = 200_000  # ... plus this much per wave of the grid
 STATE_BYTES_PER_BATCH = 384 << 20  # cap on register-file + scratch bytes of one batch
+# The wave64 CDNA targets whose code objects the emulator executes: gfx942 (CDNA3) and gfx950
+# (CDNA4: LLVM AMDGPU.td FeatureISAVersion9_5_Common = FeatureISAVersion9_4_Common plus the
+# gfx950 features, llvm/llvm-project PR 116307).
+EMULATED_ARCHS = ("gfx942", "gfx950")
 
 _CACHE: OrderedDict = OrderedDict()
 _CACHE_SIZE = 64
@@ -61,7 +65,7 @@ def program_for(info: Any, listing: Any) -> Program:
     if prog is None:
         d = info.descriptor
         prog = Program(listing, info.name, d.float_denorm_mode_32, d.float_denorm_mode_16_64,
-                       d.dx10_clamp, d.ieee_mode, mode=mode_from_descriptor(d))
+                       d.dx10_clamp, d.ieee_mode, mode=mode_from_descriptor(d), arch=info.arch)
         _CACHE[key] = prog
         if len(_CACHE) > _CACHE_SIZE:
             _CACHE.popitem(last=False)
@@ -88,10 +92,12 @@ def execute(info: Any, listing: Any, grid: Sequence[int], block: Sequence[int],
     such data faults with the address it tried.
     """
     t0 = time.perf_counter()
-    if info.arch != "gfx942":
-        raise EmulatorError(f"the emulator runs gfx942 code objects; {info.name} is {info.arch}")
+    if info.arch not in EMULATED_ARCHS:
+        raise EmulatorError(f"the emulator runs {' and '.join(EMULATED_ARCHS)} code objects; "
+                            f"{info.name} is {info.arch}")
     if info.descriptor.wave32:
-        raise EmulatorError(f"{info.name}: wave32 code objects are not emulated (gfx942 is wave64)")
+        raise EmulatorError(f"{info.name}: wave32 code objects are not emulated ({info.arch} is "
+                            "wave64)")
     grid = tuple(int(x) for x in grid)
     block = tuple(int(x) for x in block)
     prog = program_for(info, listing)

@@ -33,10 +33,10 @@ def _cupy_backend() -> tuple[str | None, int]:
     return ("rocm" if getattr(cupy.cuda.runtime, "is_hip", False) else "cuda"), n
 
 
-_made: dict[tuple[str, int], Device] = {}
+_made: dict[tuple[str, int | str], Device] = {}
 
 
-def _make(kind: str, index: int = 0) -> Device:
+def _make(kind: str, index: int | str = 0) -> Device:
     """The one Device object for (kind, index): kept, so its compiled-kernel cache and any
     prebound launch plans are reused instead of rebuilt per launch."""
     dev = _made.get((kind, index))
@@ -45,9 +45,10 @@ def _make(kind: str, index: int = 0) -> Device:
     return dev
 
 
-def _new_device(kind: str, index: int) -> Device:
+def _new_device(kind: str, index: int | str) -> Device:
     if kind == "emulator":
-        return importlib.import_module("workbench.runtime.emulator").EmulatorDevice()
+        mod = importlib.import_module("workbench.runtime.emulator")
+        return mod.EmulatorDevice() if index == 0 else mod.EmulatorDevice(str(index))
     backend, count = _cupy_backend()
     if kind in ("rocm", "cuda"):
         if backend != kind or count == 0:
@@ -59,14 +60,18 @@ def _new_device(kind: str, index: int) -> Device:
             raise LaunchError(f"{kind}:{index} does not exist ({count} device(s))")
         cls = "RocmDevice" if kind == "rocm" else "CudaDevice"
         return getattr(importlib.import_module(f"workbench.runtime.{kind}"), cls)(index)
-    raise LaunchError(f"unknown device {kind!r}: use 'emulator', 'rocm[:N]' or 'cuda[:N]'")
+    raise LaunchError(f"unknown device {kind!r}: use 'emulator[:gfx950]', 'rocm[:N]' or "
+                      "'cuda[:N]'")
 
 
 def parse_device(spec: str | Device) -> Device:
-    """A Device from 'emulator', 'rocm', 'rocm:1', 'cuda', 'cuda:0', or a Device itself."""
+    """A Device from 'emulator', 'emulator:gfx950', 'rocm', 'rocm:1', 'cuda', 'cuda:0', or a
+    Device itself."""
     if not isinstance(spec, str):
         return spec
     kind, _, idx = spec.strip().lower().partition(":")
+    if kind == "emulator" and idx:
+        return _make(kind, 0 if idx == "gfx942" else idx)
     if idx and not idx.isdigit():
         raise LaunchError(f"bad device {spec!r}: the index must be a number, e.g. 'rocm:0'")
     return _make(kind, int(idx or 0))

@@ -1,4 +1,4 @@
-"""EmulatorDevice: runs the gfx942 code object on the CPU through ``workbench.emu``.
+"""EmulatorDevice: runs the gfx942/gfx950 code object on the CPU through ``workbench.emu``.
 
 Buffers are numpy arrays, torch CPU tensors (shared memory: written back in place) or cupy
 arrays (copied to the host and back). The kernarg segment is packed by ``marshal.pack_kernargs``
@@ -10,21 +10,28 @@ from typing import Any
 
 import numpy as np
 
-from ..emu.launch import Buffer, execute
+from ..emu.launch import EMULATED_ARCHS, Buffer, execute
 from .args import BoundArg
 from .device import Dim3, LaunchResult
+from .errors import LaunchError
 from .marshal import pack_kernargs
 
 
 class EmulatorDevice:
-    """The CPU emulator as a Device (``name="emulator"``, runs gfx942 code objects)."""
+    """The CPU emulator as a Device: ``"emulator"`` runs gfx942 code objects,
+    ``"emulator:gfx950"`` gfx950 ones (one device per target, like one GPU per ISA)."""
 
-    name = "emulator"
     kind = "emulator"
-    arch = "gfx942"
+
+    def __init__(self, arch: str = "gfx942") -> None:
+        if arch not in EMULATED_ARCHS:
+            raise LaunchError(f"the emulator runs {', '.join(EMULATED_ARCHS)} code objects, "
+                              f"not {arch!r}")
+        self.arch = arch
+        self.name = "emulator" if arch == EMULATED_ARCHS[0] else f"emulator:{arch}"
 
     def __repr__(self) -> str:
-        return "EmulatorDevice(gfx942)"
+        return f"EmulatorDevice({self.arch})"
 
     def launch(self, kernel: Any, info: Any, grid: Dim3, block: Dim3, args: list[BoundArg], *,
                dynamic_lds: int = 0, trace: bool = False, budget: int | None = None,
