@@ -71,6 +71,7 @@ def run_batch(launch: Launch, st: State, entry: int) -> None:
     parked = np.zeros(st.W, bool)
     resume = np.zeros(st.W, np.int64)
     budget_left = launch.budget - launch.executed
+    stream = getattr(launch.trace, "stream", None)  # stream mode (workbench.emu.stream)
 
     def add(g: Group) -> None:
         other = groups.get(g.pc)
@@ -105,6 +106,8 @@ def run_batch(launch: Launch, st: State, entry: int) -> None:
                     launch.executed = launch.budget - budget_left
                     raise _budget_error(launch, g)
                 counts[g.pc] += g.w
+                if stream is not None:
+                    stream.step(st, g)
                 r = e.run(st, g)
                 k = e.kind
                 if k == NORMAL:

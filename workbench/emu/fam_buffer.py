@@ -110,7 +110,7 @@ def _resolve(st, g, d, addr, mask, nbytes, write):
         fault(st, g, d, "global", bad, a, why, write)
     off = st.mem.offsets(addr, mask, nbytes, f, write)
     if st.trace is not None:
-        st.trace.global_io(int(mask.sum()) * nbytes, write)
+        st.trace.global_io(int(mask.sum()) * nbytes, write, g, addr, mask, nbytes)
     return off
 
 

@@ -108,7 +108,7 @@ def _resolve(st, g, d, seg, addr, mask, nbytes, write):
     off = mem.offsets(addr, mask, nbytes, f, write)
     if st.trace is not None:
         n = int(mask.sum()) if mask is not None else addr.size
-        st.trace.global_io(n * nbytes, write)
+        st.trace.global_io(n * nbytes, write, g, addr, mask, nbytes)
     return mem.heap, mem.heap32, off
 
 

@@ -24,6 +24,7 @@ from .errors import EmulatorError
 from .fam_mode import mode_from_descriptor
 from .memory import Memory
 from .state import LANES, State
+from .stream import StreamRecorder
 from .trace import DEFAULT_MAX_DS_ROWS, TraceRecorder
 
 DEFAULT_BUDGET_BASE = 2_000_000  # wave-instructions every launch may run ...
@@ -54,6 +55,7 @@ class EmuResult:
     waves: int
     trace: Any = None
     stats: dict = field(default_factory=dict)
+    stream: Any = None  # workbench.timing.InstStream (stream mode)
 
 
 def program_for(info: Any, listing: Any) -> Program:
@@ -82,7 +84,8 @@ def execute(info: Any, listing: Any, grid: Sequence[int], block: Sequence[int],
             buffers: Sequence[Buffer], kernarg: Callable[[list[int], dict[str, int]], bytes],
             *, dynamic_lds: int = 0, trace: bool = False, budget: int | None = None,
             max_ds_rows: int = DEFAULT_MAX_DS_ROWS, max_waves: int | None = None,
-            elf: bytes | None = None) -> EmuResult:
+            elf: bytes | None = None, stream: bool = False,
+            workgroups: int | None = None) -> EmuResult:
     """Run ``info``'s code (``listing``) over the grid; buffers are updated in place.
 
     ``kernarg(addresses, hidden_pointers)`` returns the kernarg segment bytes given the emulated
@@ -90,6 +93,9 @@ def execute(info: Any, listing: Any, grid: Sequence[int], block: Sequence[int],
     ``elf``: the code object's bytes; its loadable segments (constant tables, ``__device__``
     data) are then mapped at ``memory.CODE_BASE`` (``elfmap``). Without it, a kernel that reads
     such data faults with the address it tried.
+    ``stream``: also record every wave's instruction stream (``EmuResult.stream``, for
+    ``workbench.timing``); ``workgroups``: run only the first that many workgroups of the grid
+    (in dispatch order), e.g. those one CU holds.
     """
     t0 = time.perf_counter()
     if info.arch not in EMULATED_ARCHS:
@@ -135,7 +141,11 @@ def execute(info: Any, listing: Any, grid: Sequence[int], block: Sequence[int],
     if entry_addr not in prog.index:
         raise EmulatorError(f"{info.name}: entry 0x{entry_addr:x} is not in the listing")
     entry = prog.index[entry_addr]
-    recorder = TraceRecorder(max_ds_rows) if trace else None
+    recorder = TraceRecorder(max_ds_rows) if (trace or stream) else None
+    if stream:
+        recorder.stream = StreamRecorder()
+    wave_wg: dict[int, int] = {}
+    wave_in: dict[int, int] = {}
     launch = Launch(prog, info.name, mem, budget, recorder)
     # batches of whole workgroups
     nreg = max(1, prog.info.n_vgpr + prog.info.n_agpr)
@@ -144,8 +154,9 @@ def execute(info: Any, listing: Any, grid: Sequence[int], block: Sequence[int],
     wg_per_batch = max(1, cap // wpg)
     ids = np.stack(np.meshgrid(np.arange(grid[0]), np.arange(grid[1]), np.arange(grid[2]),
                                indexing="ij"), -1).transpose(2, 1, 0, 3).reshape(-1, 3)
-    for s in range(0, n_wg, wg_per_batch):
-        wg_ids = ids[s:s + wg_per_batch]
+    n_run = n_wg if workgroups is None else max(0, min(n_wg, int(workgroups)))
+    for s in range(0, n_run, wg_per_batch):
+        wg_ids = ids[s:min(s + wg_per_batch, n_run)]
         st = State(len(wg_ids) * wpg, prog.info.n_vgpr, prog.info.n_agpr, len(wg_ids), lds,
                    scratch)
         st.mem = mem
@@ -155,14 +166,21 @@ def execute(info: Any, listing: Any, grid: Sequence[int], block: Sequence[int],
                    scratch_base=0)
         st.wave_global = (s * wpg + np.arange(st.W)).astype(np.int64)
         st.MODE[:] = np.uint32(max(prog.info.mode, 0))
+        if stream:
+            for w in range(st.W):
+                wave_wg[int(st.wave_global[w])] = s + int(st.wg[w])
+                wave_in[int(st.wave_global[w])] = int(st.wave_in_wg[w])
         run_batch(launch, st, entry)
     record(prog, launch.counts)
     for b, r in zip(buffers, regions):
-        if b.writable:
+        if b.writable and not stream:  # stream mode may run part of the grid: no write-back
             b.data[:] = mem.view(r)
-    tr = None
+    tr = strm = None
     if recorder is not None:
         tr = recorder.finish(info.name, prog, launch.counts, launch.executed)
+        if stream:
+            strm = recorder.stream.finish(info.name, info.arch, grid, block, prog.insts, wave_wg,
+                                          wave_in, tr.ds, tr.truncated)
     secs = time.perf_counter() - t0
-    return EmuResult(secs, launch.executed, n_waves, tr,
-                     {"wave_instructions": launch.executed, "waves": n_waves})
+    return EmuResult(secs, launch.executed, n_waves, tr if trace else None,
+                     {"wave_instructions": launch.executed, "waves": n_waves}, strm)

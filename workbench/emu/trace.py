@@ -71,6 +71,7 @@ class TraceRecorder:
         self.chunks: list[tuple] = []
         self.bytes_read = 0
         self.bytes_written = 0
+        self.stream: Any = None  # workbench.emu.stream.StreamRecorder in stream mode
 
     def ds(self, st: Any, g: Any, d: Any, addr: np.ndarray, width: int,
            addr2: np.ndarray | None = None) -> None:
@@ -91,7 +92,10 @@ class TraceRecorder:
                             d.inst.source_line or 0))
         self.rows += keep
 
-    def global_io(self, nbytes: int, write: bool) -> None:
+    def global_io(self, nbytes: int, write: bool, g: Any = None, addr: Any = None,
+                  mask: Any = None, width: int = 0) -> None:
+        if self.stream is not None and g is not None:
+            self.stream.vmem(g, addr, mask, width)
         if write:
             self.bytes_written += nbytes
         else:

@@ -49,6 +49,7 @@ class LaunchResult:
     seconds: float
     trace: Any = None  # emulator Trace when launched with trace=True
     stats: dict[str, Any] = field(default_factory=dict)
+    stream: Any = None  # workbench.timing.InstStream when run in timing (stream) mode
 
     def __repr__(self) -> str:
         extra = "".join(f", {k}={v}" for k, v in self.stats.items()

@@ -35,11 +35,15 @@ class EmulatorDevice:
 
     def launch(self, kernel: Any, info: Any, grid: Dim3, block: Dim3, args: list[BoundArg], *,
                dynamic_lds: int = 0, trace: bool = False, budget: int | None = None,
-               listing: Any = None, **options: Any) -> LaunchResult:
+               listing: Any = None, stream: bool = False, workgroups: int | None = None,
+               **options: Any) -> LaunchResult:
         """Run one launch; outputs are written back into the argument arrays in place.
 
         ``budget``: maximum wave-instructions (default scales with the grid); ``listing``:
         the kernel's ``workbench.isa.Listing`` when no ``kernel`` object is given.
+        ``stream``/``workgroups``: record instruction streams of only the first workgroups
+        (timing mode: ``LaunchResult.stream``; outputs are then NOT written back, as only part
+        of the grid ran).
         """
         if options:
             raise TypeError(f"EmulatorDevice.launch: unknown option(s) {sorted(options)}")
@@ -67,15 +71,15 @@ class EmulatorDevice:
         # too, so what runs is the whole ELF, not only the kernel's instructions.
         elf = kernel.module[info.arch].elf if kernel is not None else None
         res = execute(info, listing, grid, block, bufs, kernarg, dynamic_lds=dynamic_lds,
-                      trace=trace, budget=budget, elf=elf)
+                      trace=trace, budget=budget, elf=elf, stream=stream, workgroups=workgroups)
         for (b, host), buf in zip(hosts, bufs):
-            if not buf.writable:
+            if not buf.writable or stream:
                 continue
             if not np.shares_memory(buf.data, host):
                 np.copyto(host.reshape(-1), buf.data.view(host.dtype), casting="no")
             _write_back(b.value, host)
         return LaunchResult(info.name, self.name, tuple(grid), tuple(block), res.seconds,
-                            res.trace, dict(res.stats))
+                            res.trace, dict(res.stats), res.stream)
 
 
 def _write_back(value: Any, host: np.ndarray) -> None:
