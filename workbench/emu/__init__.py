@@ -21,7 +21,8 @@ Modules
 * ``abi``       — initial wave state from the kernel descriptor (user/system SGPRs, packed
   work-item ids, EXEC, dispatch packet, kernarg preload; hidden args are packed by
   ``workbench.runtime.marshal``).
-* ``engine``    — lock-step scheduler (groups, divergence and rejoin, barriers, budget).
+* ``engine``    — lock-step scheduler (groups, divergence and rejoin, barriers, budget,
+  wall-clock watchdog, Ctrl-C).
 * ``launch``    — one launch: memory map, batches of workgroups, copy-back; program cache.
 * ``trace``     — per-launch trace: DS records as numpy columns, dynamic counts, bytes moved.
 * ``coverage``  — executed opcodes vs. the semantic table; ``python -m workbench.emu --coverage``.
@@ -91,7 +92,15 @@ fam_fp8 and fam_mode entry, fam_buffer 9/54, the VALU families 121/406).
 """
 from __future__ import annotations
 
-from .errors import BarrierDeadlock, BudgetExceeded, EmulatorError, KernelFault, UnknownInstruction
+from .errors import (
+    BarrierDeadlock,
+    BudgetExceeded,
+    EmulationInterrupted,
+    EmulatorError,
+    KernelFault,
+    TimeLimitExceeded,
+    UnknownInstruction,
+)
 
-__all__ = ["EmulatorError", "KernelFault", "BudgetExceeded", "BarrierDeadlock",
-           "UnknownInstruction"]
+__all__ = ["EmulatorError", "KernelFault", "BudgetExceeded", "TimeLimitExceeded",
+           "EmulationInterrupted", "BarrierDeadlock", "UnknownInstruction"]

@@ -19,10 +19,18 @@ Released waves re-enter the schedule after the barrier (grouped by their resume 
 can run while waves are parked, the launch raises ``BarrierDeadlock`` (it cannot happen for
 barriers that all live waves reach).
 
-Budget
-------
+Budget, watchdog, Ctrl-C
+------------------------
 Every executed instruction charges the group's wave count to the launch's budget of
-wave-instructions; exceeding it raises ``BudgetExceeded`` naming the PC and source line.
+wave-instructions; exceeding it raises ``BudgetExceeded`` naming the PC and source line. Next to
+it a wall-clock watchdog (``Launch.timeout`` seconds, read every ``_TICK`` instructions) raises
+``TimeLimitExceeded``, so a runaway loop stops in seconds however slow each instruction is. A
+``KeyboardInterrupt`` (Ctrl-C, JupyterLab's "Interrupt kernel") becomes ``EmulationInterrupted``
+(still a KeyboardInterrupt) naming where the kernel stood; the launch is dropped whole, so the
+session and the kernel stay usable.
+
+A barrier that every live wave of the batch reaches together (always so for one-wave
+workgroups) releases at once, without parking.
 
 Batches
 -------
@@ -31,12 +39,13 @@ workgroups (``max_waves`` per batch) over the same ``Memory``.
 """
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from .errors import BarrierDeadlock, BudgetExceeded
+from .errors import BarrierDeadlock, BudgetExceeded, EmulationInterrupted, TimeLimitExceeded
 from .registry import BARRIER, BRANCH, ENDPGM, INDIRECT, NORMAL
 from .state import Group, State
 
@@ -52,18 +61,36 @@ class Launch:
     trace: Any = None
     executed: int = 0  # wave-instructions so far
     counts: list = field(default_factory=list)  # wave-instructions per instruction index
+    timeout: float | None = None  # wall-clock seconds for the whole launch (None: no limit)
+    started: float = 0.0  # time.monotonic() when the launch began
 
     def __post_init__(self) -> None:
         if not self.counts:
             self.counts = [0] * len(self.program.insts)
+        if not self.started:
+            self.started = time.monotonic()
+
+
+_TICK = 16  # instructions between two watchdog clock reads (time.monotonic costs ~50 ns)
+
+
+def _schedule(prog: Any) -> tuple[list, list, list]:
+    """Per-instruction handler, kind and target as flat lists (one index per step, no
+    attribute lookups in the hot loop); cached on the program."""
+    sched = getattr(prog, "_schedule", None)
+    if sched is None or len(sched[0]) != len(prog.execs):
+        execs = prog.execs
+        sched = ([e.run for e in execs], [e.kind for e in execs], [e.target for e in execs])
+        prog._schedule = sched
+    return sched
 
 
 def run_batch(launch: Launch, st: State, entry: int) -> None:
     """Run every wave of ``st`` from instruction index ``entry`` to s_endpgm."""
     prog = launch.program
-    execs = prog.execs
+    runs, kinds, targets = _schedule(prog)
     counts = launch.counts
-    n = len(execs)
+    n = len(runs)
     groups: dict[int, Group] = {entry: Group(entry, np.arange(st.W, dtype=np.int64))}
     # barrier bookkeeping
     alive = np.bincount(st.wg, minlength=st.n_wg).astype(np.int64)
@@ -72,6 +99,11 @@ def run_batch(launch: Launch, st: State, entry: int) -> None:
     resume = np.zeros(st.W, np.int64)
     budget_left = launch.budget - launch.executed
     stream = getattr(launch.trace, "stream", None)  # stream mode (workbench.emu.stream)
+    n_live = st.W  # waves of the batch that have not ended
+    n_parked = 0  # waves of the batch waiting at a barrier
+    deadline = launch.started + launch.timeout if launch.timeout is not None else None
+    tick = _TICK
+    g = None
 
     def add(g: Group) -> None:
         other = groups.get(g.pc)
@@ -81,10 +113,10 @@ def run_batch(launch: Launch, st: State, entry: int) -> None:
             waves = np.sort(np.concatenate([other.waves, g.waves]))
             groups[g.pc] = Group(g.pc, waves, max(other.steps, g.steps))
 
-    def release(wgs: np.ndarray) -> None:
+    def release(wgs: np.ndarray) -> int:
         ready = wgs[(parked_n[wgs] == alive[wgs]) & (alive[wgs] > 0)]
         if ready.size == 0:
-            return
+            return 0
         sel = parked & np.isin(st.wg, ready)
         waves = np.nonzero(sel)[0]
         parked[waves] = False
@@ -92,74 +124,98 @@ def run_batch(launch: Launch, st: State, entry: int) -> None:
         pcs = resume[waves]
         for p in np.unique(pcs):
             add(Group(int(p), waves[pcs == p]))
+        return len(waves)
 
-    with np.errstate(all="ignore"):
-        while groups:
-            pc = min(groups)
-            g = groups.pop(pc)
-            nxt = min(groups) if groups else n + 1
-            while True:
-                e = execs[g.pc]
-                st.cur = g.pc
-                budget_left -= g.w
-                if budget_left < 0:
-                    launch.executed = launch.budget - budget_left
-                    raise _budget_error(launch, g)
-                counts[g.pc] += g.w
-                if stream is not None:
-                    stream.step(st, g)
-                r = e.run(st, g)
-                k = e.kind
-                if k == NORMAL:
-                    g.pc += 1
-                    g.steps += 1
-                    if g.pc >= nxt:
-                        add(g)
-                        break
-                    continue
-                if k == BRANCH:
-                    g.steps += 1
-                    if r is True or r is False or np.ndim(r) == 0:
-                        g.pc = e.target if bool(r) else g.pc + 1
+    try:
+        with np.errstate(all="ignore"):
+            while groups:
+                pc = min(groups)
+                g = groups.pop(pc)
+                nxt = min(groups) if groups else n + 1
+                w = g.w
+                while True:
+                    pc = g.pc
+                    st.cur = pc
+                    budget_left -= w
+                    if budget_left < 0:
+                        launch.executed = launch.budget - budget_left
+                        raise _budget_error(launch, g)
+                    tick -= 1
+                    if not tick:
+                        tick = _TICK
+                        if deadline is not None and time.monotonic() > deadline:
+                            launch.executed = launch.budget - budget_left
+                            raise _time_error(launch, g)
+                    counts[pc] += w
+                    if stream is not None:
+                        stream.step(st, g)
+                    r = runs[pc](st, g)
+                    k = kinds[pc]
+                    if k == NORMAL:
+                        g.pc = pc + 1
+                        g.steps += 1
                         if g.pc >= nxt:
                             add(g)
                             break
                         continue
-                    if r.all():
-                        g.pc = e.target
-                    elif not r.any():
-                        g.pc += 1
-                    else:
-                        add(Group(e.target, g.waves[r], g.steps))
-                        add(Group(g.pc + 1, g.waves[~r], g.steps))
+                    if k == BRANCH:
+                        g.steps += 1
+                        if r is True or r is False or np.ndim(r) == 0:
+                            g.pc = targets[pc] if r else pc + 1
+                            if g.pc >= nxt:
+                                add(g)
+                                break
+                            continue
+                        if r.all():
+                            g.pc = targets[pc]
+                        elif not r.any():
+                            g.pc = pc + 1
+                        else:
+                            add(Group(targets[pc], g.waves[r], g.steps))
+                            add(Group(pc + 1, g.waves[~r], g.steps))
+                            break
+                        if g.pc >= nxt:
+                            add(g)
+                            break
+                        continue
+                    if k == BARRIER:
+                        if w == n_live and not n_parked:
+                            # every live wave of the batch is here: the barrier releases now
+                            g.pc = pc + 1
+                            g.steps += 1
+                            if g.pc >= nxt:
+                                add(g)
+                                break
+                            continue
+                        parked[g.waves] = True
+                        resume[g.waves] = pc + 1
+                        n_parked += w
+                        wgs = st.wg[g.waves]
+                        parked_n[:] += np.bincount(wgs, minlength=st.n_wg)
+                        n_parked -= release(np.unique(wgs))
                         break
-                    if g.pc >= nxt:
-                        add(g)
+                    if k == ENDPGM:
+                        n_live -= w
+                        alive[:] -= np.bincount(st.wg[g.waves], minlength=st.n_wg)
+                        if n_parked:
+                            n_parked -= release(np.unique(st.wg[g.waves]))
                         break
-                    continue
-                if k == ENDPGM:
-                    alive[:] -= np.bincount(st.wg[g.waves], minlength=st.n_wg)
-                    if parked.any():
-                        release(np.unique(st.wg[g.waves]))
-                    break
-                if k == BARRIER:
-                    parked[g.waves] = True
-                    resume[g.waves] = g.pc + 1
-                    wgs = st.wg[g.waves]
-                    parked_n[:] += np.bincount(wgs, minlength=st.n_wg)
-                    release(np.unique(wgs))
-                    break
-                if k == INDIRECT:
-                    tgt = np.asarray(r, np.int64)
-                    for p in np.unique(tgt):
-                        idx = prog.index.get(int(p))
-                        if idx is None:
-                            raise _bad_jump(launch, g, int(p))
-                        add(Group(idx, g.waves[tgt == p], g.steps + 1))
-                    break
-                raise AssertionError(f"unknown handler kind {k}")
-            if not groups and parked.any():
-                raise _deadlock(launch, st, parked, resume)
+                    if k == INDIRECT:
+                        tgt = np.asarray(r, np.int64)
+                        for p in np.unique(tgt):
+                            idx = prog.index.get(int(p))
+                            if idx is None:
+                                raise _bad_jump(launch, g, int(p))
+                            add(Group(idx, g.waves[tgt == p], g.steps + 1))
+                        break
+                    raise AssertionError(f"unknown handler kind {k}")
+                if not groups and n_parked:
+                    raise _deadlock(launch, st, parked, resume)
+    except KeyboardInterrupt as exc:
+        launch.executed = launch.budget - budget_left
+        if isinstance(exc, EmulationInterrupted):
+            raise
+        raise _interrupted(launch, g) from None
     launch.executed = launch.budget - budget_left
 
 
@@ -174,6 +230,23 @@ def _budget_error(launch: Launch, g: Group) -> BudgetExceeded:
         f"kernel {launch.kernel_name!r} exceeded its budget of {launch.budget:,} "
         f"wave-instructions (runaway loop?) at {_where(launch, g.pc)}; "
         f"pass budget=... to allow more")
+
+
+def _time_error(launch: Launch, g: Group) -> TimeLimitExceeded:
+    secs = time.monotonic() - launch.started
+    return TimeLimitExceeded(
+        f"kernel {launch.kernel_name!r} still ran after {secs:.1f} s of emulation (timeout "
+        f"{launch.timeout:g} s; {launch.executed:,} "
+        f"wave-instructions so far; runaway loop?) at {_where(launch, g.pc)}; pass timeout=... "
+        f"(seconds, None for no limit) to allow more")
+
+
+def _interrupted(launch: Launch, g: Group | None) -> EmulationInterrupted:
+    at = f" at {_where(launch, g.pc)}" if g is not None else ""
+    return EmulationInterrupted(
+        f"emulation of kernel {launch.kernel_name!r} interrupted after "
+        f"{launch.executed:,} wave-instructions{at}; the launch's outputs were not written "
+        f"back, and the kernel can be launched again")
 
 
 def _bad_jump(launch: Launch, g: Group, addr: int) -> BudgetExceeded:

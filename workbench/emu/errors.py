@@ -25,6 +25,18 @@ class BudgetExceeded(EmulatorError):
     """The launch executed more wave-instructions than its budget (runaway loop?)."""
 
 
+class TimeLimitExceeded(BudgetExceeded):
+    """The launch ran longer (wall clock) than its ``timeout`` (runaway loop?)."""
+
+
+class EmulationInterrupted(KeyboardInterrupt):
+    """Ctrl-C / "Interrupt kernel" stopped an emulation; names the kernel and where it stood.
+
+    A ``KeyboardInterrupt`` (so notebooks and scripts treat it as an interrupt), raised after
+    the emulator has dropped the launch: nothing half-written is kept.
+    """
+
+
 class BarrierDeadlock(EmulatorError):
     """Some waves of a workgroup wait at s_barrier while the others have ended."""
 

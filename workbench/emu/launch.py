@@ -29,6 +29,11 @@ from .trace import DEFAULT_MAX_DS_ROWS, TraceRecorder
 
 DEFAULT_BUDGET_BASE = 2_000_000  # wave-instructions every launch may run ...
 DEFAULT_BUDGET_PER_WAVE = 200_000  # ... plus this much per wave of the grid
+# Wall-clock watchdog (seconds): a runaway one-wave loop stops after DEFAULT_TIMEOUT_BASE, a
+# large grid gets DEFAULT_TIMEOUT_PER_WAVE more per wave (a 1024-wave GEMM: ~8 s). Both are
+# module settings; ``timeout=`` per launch (None: no limit).
+DEFAULT_TIMEOUT_BASE = 4.0
+DEFAULT_TIMEOUT_PER_WAVE = 0.004
 STATE_BYTES_PER_BATCH = 384 << 20  # cap on register-file + scratch bytes of one batch
 # The wave64 CDNA targets whose code objects the emulator executes: gfx942 (CDNA3) and gfx950
 # (CDNA4: LLVM AMDGPU.td FeatureISAVersion9_5_Common = FeatureISAVersion9_4_Common plus the
@@ -80,16 +85,26 @@ def default_budget(n_waves: int) -> int:
     return DEFAULT_BUDGET_BASE + DEFAULT_BUDGET_PER_WAVE * n_waves
 
 
+def default_timeout(n_waves: int) -> float:
+    """The watchdog's default wall-clock limit for a launch of ``n_waves`` waves (seconds)."""
+    return DEFAULT_TIMEOUT_BASE + DEFAULT_TIMEOUT_PER_WAVE * n_waves
+
+
+UNSET: Any = object()  # "argument not given" (None means "no limit")
+
+
 def execute(info: Any, listing: Any, grid: Sequence[int], block: Sequence[int],
             buffers: Sequence[Buffer], kernarg: Callable[[list[int], dict[str, int]], bytes],
             *, dynamic_lds: int = 0, trace: bool = False, budget: int | None = None,
             max_ds_rows: int = DEFAULT_MAX_DS_ROWS, max_waves: int | None = None,
             elf: bytes | None = None, stream: bool = False,
-            workgroups: int | None = None) -> EmuResult:
+            workgroups: int | None = None, timeout: Any = UNSET) -> EmuResult:
     """Run ``info``'s code (``listing``) over the grid; buffers are updated in place.
 
     ``kernarg(addresses, hidden_pointers)`` returns the kernarg segment bytes given the emulated
     address of each buffer (same order) and the hidden pointers the emulator provides.
+    ``budget``: wave-instructions (default ``default_budget``); ``timeout``: wall-clock seconds
+    (default ``default_timeout``, None: no limit) — whichever is reached first stops the launch.
     ``elf``: the code object's bytes; its loadable segments (constant tables, ``__device__``
     data) are then mapped at ``memory.CODE_BASE`` (``elfmap``). Without it, a kernel that reads
     such data faults with the address it tried.
@@ -97,7 +112,7 @@ def execute(info: Any, listing: Any, grid: Sequence[int], block: Sequence[int],
     ``workbench.timing``); ``workgroups``: run only the first that many workgroups of the grid
     (in dispatch order), e.g. those one CU holds.
     """
-    t0 = time.perf_counter()
+    t0 = time.monotonic()
     if info.arch not in EMULATED_ARCHS:
         raise EmulatorError(f"the emulator runs {' and '.join(EMULATED_ARCHS)} code objects; "
                             f"{info.name} is {info.arch}")
@@ -113,6 +128,11 @@ def execute(info: Any, listing: Any, grid: Sequence[int], block: Sequence[int],
     n_waves = n_wg * wpg
     if budget is None:
         budget = default_budget(n_waves)
+    if timeout is UNSET:
+        timeout = default_timeout(n_waves)
+    elif timeout is not None and not (isinstance(timeout, (int, float)) and timeout > 0):
+        raise EmulatorError(f"timeout must be a positive number of seconds or None, "
+                            f"got {timeout!r}")
     # memory map
     mem = Memory()
     regions = [mem.add(b.name, b.data.nbytes, b.writable) for b in buffers]
@@ -146,7 +166,7 @@ def execute(info: Any, listing: Any, grid: Sequence[int], block: Sequence[int],
         recorder.stream = StreamRecorder()
     wave_wg: dict[int, int] = {}
     wave_in: dict[int, int] = {}
-    launch = Launch(prog, info.name, mem, budget, recorder)
+    launch = Launch(prog, info.name, mem, budget, recorder, timeout=timeout, started=t0)
     # batches of whole workgroups
     nreg = max(1, prog.info.n_vgpr + prog.info.n_agpr)
     per_wave = nreg * LANES * 4 + LANES * ((scratch + 3) // 4 * 4) + 1024
@@ -181,6 +201,6 @@ def execute(info: Any, listing: Any, grid: Sequence[int], block: Sequence[int],
         if stream:
             strm = recorder.stream.finish(info.name, info.arch, grid, block, prog.insts, wave_wg,
                                           wave_in, tr.ds, tr.truncated)
-    secs = time.perf_counter() - t0
+    secs = time.monotonic() - t0
     return EmuResult(secs, launch.executed, n_waves, tr if trace else None,
                      {"wave_instructions": launch.executed, "waves": n_waves}, strm)

@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from ..emu.launch import EMULATED_ARCHS, Buffer, execute
+from ..emu.launch import EMULATED_ARCHS, UNSET, Buffer, execute
 from .args import BoundArg
 from .device import Dim3, LaunchResult
 from .errors import LaunchError
@@ -39,12 +39,15 @@ class EmulatorDevice:
                **options: Any) -> LaunchResult:
         """Run one launch; outputs are written back into the argument arrays in place.
 
-        ``budget``: maximum wave-instructions (default scales with the grid); ``listing``:
+        ``budget``: maximum wave-instructions (default scales with the grid); ``timeout``:
+        wall-clock seconds (default ``workbench.emu.launch.default_timeout``; None: no limit);
+        ``listing``:
         the kernel's ``workbench.isa.Listing`` when no ``kernel`` object is given.
         ``stream``/``workgroups``: record instruction streams of only the first workgroups
         (timing mode: ``LaunchResult.stream``; outputs are then NOT written back, as only part
         of the grid ran).
         """
+        timeout = options.pop("timeout", UNSET)
         if options:
             raise TypeError(f"EmulatorDevice.launch: unknown option(s) {sorted(options)}")
         if listing is None:
@@ -71,7 +74,8 @@ class EmulatorDevice:
         # too, so what runs is the whole ELF, not only the kernel's instructions.
         elf = kernel.module[info.arch].elf if kernel is not None else None
         res = execute(info, listing, grid, block, bufs, kernarg, dynamic_lds=dynamic_lds,
-                      trace=trace, budget=budget, elf=elf, stream=stream, workgroups=workgroups)
+                      trace=trace, budget=budget, elf=elf, stream=stream, workgroups=workgroups,
+                      timeout=timeout)
         for (b, host), buf in zip(hosts, bufs):
             if not buf.writable or stream:
                 continue
