@@ -1,4 +1,5 @@
-"""The emulator runs every kernel of the HIP corpus (tests/kernels/emu) and matches numpy."""
+"""The emulator runs every kernel of the HIP corpus (tests/kernels/emu), compiled for gfx942 and
+for gfx950, and matches numpy."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -6,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from workbench.emu.coverage import EXECUTED, load_corpus, report, run_case
+from workbench.toolchain import find_toolchain
 
 CORPUS = Path(__file__).parent / "kernels" / "emu" / "corpus.py"
 MOD = load_corpus(CORPUS)
@@ -14,6 +16,16 @@ MOD = load_corpus(CORPUS)
 @pytest.mark.parametrize("case", MOD.CASES, ids=[c.name for c in MOD.CASES])
 def test_corpus_case(case):
     res = run_case(case, CORPUS.parent)
+    assert res.stats["wave_instructions"] > 0
+
+
+@pytest.mark.parametrize("case", MOD.CASES, ids=[c.name for c in MOD.CASES])
+def test_corpus_case_gfx950(case):
+    """The same corpus compiled for gfx950 (LLVM >= 20 emits gfx950-only instructions into it,
+    e.g. v_bitop3_b32 and v_cvt_pk_bf16_f32) runs on ``emulator:gfx950``."""
+    if find_toolchain().clang_major < 20:
+        pytest.skip("gfx950 needs LLVM >= 20")
+    res = run_case(case, CORPUS.parent, arch="gfx950")
     assert res.stats["wave_instructions"] > 0
 
 

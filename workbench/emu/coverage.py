@@ -75,15 +75,15 @@ def load_corpus(path: Path):
     return mod
 
 
-def run_case(case, directory: Path, seed: int = 0, trace: bool = False):
-    """Compile and launch one corpus case on the emulator, then run its check."""
+def run_case(case, directory: Path, seed: int = 0, trace: bool = False, arch: str = "gfx942"):
+    """Compile and launch one corpus case on the emulator for ``arch``, then run its check."""
     import numpy as np
 
     from .. import compile as wb_compile
     from ..runtime.kernel import Kernel
 
-    mod = wb_compile((directory / case.file).read_text(), "gfx942")
-    k = Kernel(mod, case.kernel, device="emulator")
+    mod = wb_compile((directory / case.file).read_text(), arch)
+    k = Kernel(mod, case.kernel, device="emulator" if arch == "gfx942" else f"emulator:{arch}")
     args = case.make(np.random.default_rng(seed))
     res = k.launch(case.grid, case.block, *args, dynamic_lds=case.dynamic_lds, trace=trace)
     case.check(args)

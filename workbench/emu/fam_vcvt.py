@@ -1,6 +1,6 @@
 """VALU conversion rows: float <-> int (saturating, NaN -> 0), f16/f32/f64 widths,
 ubyte -> f32, packs (v_cvt_pkrtz_f16_f32 rounds toward zero, v_cvt_pk_u16_u32,
-v_pack_b32_f16).
+v_pack_b32_f16, gfx950's v_cvt_pk_bf16_f32).
 
 Semantics: CDNA3 ISA guide, per-opcode descriptions; rows run through ``valu.build_generic``.
 """
@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .floats import f32_to_bf16_bits
 from .valu import table
 from .vfloat import as_f64
 
@@ -63,3 +64,8 @@ op("v_cvt_f16_u16", "f16", "u16", lambda a: a.astype(F16))
 op("v_cvt_f16_i16", "f16", "i16", lambda a: a.astype(F16))
 op("v_cvt_u16_f16", "u16", "f16", lambda a: cvt_f2i(a, 0, 65535, np.uint16))
 op("v_cvt_i16_f16", "i16", "f16", lambda a: cvt_f2i(a, -32768, 32767, np.int16))
+# gfx950: two f32 -> bf16 with round-to-nearest-even, S0 in the low half (LLVM
+# VOP3Instructions.td V_CVT_PK_BF16_F32, selected for fptrunc v2f32 -> v2bf16 with
+# HasBF16ConversionInsts; NaN stays a quiet NaN like the gfx942 software lowering)
+op("v_cvt_pk_bf16_f32", "u32", "f32 f32",
+   lambda a, b: f32_to_bf16_bits(a) | (f32_to_bf16_bits(b) << U32(16)))

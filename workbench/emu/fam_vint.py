@@ -1,14 +1,18 @@
 """VALU integer, bitwise and move rows: v_mov/v_accvgpr moves, add/sub (with carry and
-saturation), shifts, bitfields, permutes, min/max/med3, 24/32/64-bit multiplies, mbcnt.
+saturation), shifts, bitfields, permutes, min/max/med3, 24/32/64-bit multiplies, mbcnt, and
+gfx950's three-input truth-table op v_bitop3_{b32,b16}.
 
 Semantics: CDNA3 ISA guide, per-opcode descriptions; rows run through ``valu.build_generic``.
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from .common import LANE
-from .valu import table
+from .registry import Decoded, semantic
+from .valu import Op, build_generic, table
 
 U32, I32, U64, I64 = np.uint32, np.int32, np.uint64, np.int64
 
@@ -236,3 +240,24 @@ op("v_mbcnt_lo_u32_b32", "u32", "u32 u32",
    lambda m, b: popc(m & _MBLO) + b)
 op("v_mbcnt_hi_u32_b32", "u32", "u32 u32",
    lambda m, b: popc(m & _MBHI) + b)
+
+
+def bitop3(a, b, c, ttbl: int):
+    """V_BITOP3 (gfx950): result bit = bit (s0 << 2 | s1 << 1 | s2) of the 8-bit truth table,
+    i.e. 0xf0 selects S0, 0xcc S1, 0xaa S2 (LLVM AMDGPUISelDAGToDAG BitOp3_Op, "Define truth
+    table given Src0, Src1, Src2 bits permutations": SrcBits = {0xf0, 0xcc, 0xaa})."""
+    out = np.zeros(np.broadcast(a, b, c).shape, np.result_type(a, b, c))
+    for i in range(8):
+        if (ttbl >> i) & 1:
+            out |= (a if i & 4 else ~a) & (b if i & 2 else ~b) & (c if i & 1 else ~c)
+    return out
+
+
+@semantic("v_bitop3_b32", "v_bitop3_b16", family="fam_vint")
+def _build_bitop3(d: Decoded):
+    """The truth table is the ``bitop3:`` modifier (absent = 0); the rest is a VOP3 row."""
+    ttbl = int(d.mods.get("bitop3", 0)) & 0xFF
+    t = "u32" if d.base.endswith("_b32") else "u16"
+    mods = {k: v for k, v in d.mods.items() if k != "bitop3"}
+    return build_generic(replace(d, mods=mods),
+                         Op(t, (t, t, t), lambda a, b, c: bitop3(a, b, c, ttbl)))

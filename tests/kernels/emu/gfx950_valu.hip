@@ -1,0 +1,23 @@
+// gfx950-only VALU instructions, pinned with inline asm: v_bitop3_b32/b16 with several truth
+// tables (0xf0 = S0, 0xcc = S1, 0xaa = S2; 0x96 = S0^S1^S2, 0xe8 = majority, 0x48 from the
+// corpus's divergent kernel) and v_cvt_pk_bf16_f32 (two f32 -> packed bf16, RNE).
+extern "C" __global__ void bitops(const unsigned* a, const unsigned* b, const unsigned* c,
+                                  unsigned* out) {
+  int i = threadIdx.x;
+  unsigned x = a[i], y = b[i], z = c[i], r0, r1, r2, r3, r4, r5;
+  asm volatile("v_bitop3_b32 %0, %1, %2, %3 bitop3:0xf0" : "=v"(r0) : "v"(x), "v"(y), "v"(z));
+  asm volatile("v_bitop3_b32 %0, %1, %2, %3 bitop3:0x96" : "=v"(r1) : "v"(x), "v"(y), "v"(z));
+  asm volatile("v_bitop3_b32 %0, %1, %2, %3 bitop3:0xe8" : "=v"(r2) : "v"(x), "v"(y), "v"(z));
+  asm volatile("v_bitop3_b32 %0, %1, %2, %3 bitop3:0x48" : "=v"(r3) : "v"(x), "v"(y), "v"(z));
+  asm volatile("v_bitop3_b32 %0, %1, 7, %2 bitop3:0x1b" : "=v"(r4) : "v"(x), "v"(z));
+  asm volatile("v_bitop3_b16 %0, %1, %2, %3 bitop3:0x6a" : "=v"(r5) : "v"(x), "v"(y), "v"(z));
+  unsigned* o = out + 6 * i;
+  o[0] = r0; o[1] = r1; o[2] = r2; o[3] = r3; o[4] = r4; o[5] = r5;
+}
+
+extern "C" __global__ void pk_bf16(const float* a, const float* b, unsigned* out) {
+  int i = threadIdx.x;
+  unsigned r;
+  asm volatile("v_cvt_pk_bf16_f32 %0, %1, %2" : "=v"(r) : "v"(a[i]), "v"(b[i]));
+  out[i] = r;
+}
