@@ -2,14 +2,12 @@
 for gfx950, and matches numpy."""
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
+from emu_corpus import CORPUS, load_corpus, run_case
 
-from workbench.emu.coverage import EXECUTED, load_corpus, report, run_case
+from workbench.emu.coverage import EXECUTED, report
 from workbench.toolchain import find_toolchain
 
-CORPUS = Path(__file__).parent / "kernels" / "emu" / "corpus.py"
 MOD = load_corpus(CORPUS)
 
 

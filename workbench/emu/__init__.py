@@ -25,7 +25,8 @@ Modules
   wall-clock watchdog, Ctrl-C).
 * ``launch``    — one launch: memory map, batches of workgroups, copy-back; program cache.
 * ``trace``     — per-launch trace: DS records as numpy columns, dynamic counts, bytes moved.
-* ``coverage``  — executed opcodes vs. the semantic table; ``python -m workbench.emu --coverage``.
+* ``coverage``  — executed opcodes vs. the semantic table; ``python tests/emu_corpus.py``
+  runs the HIP corpus and prints it.
 * ``floats``    — bit-exact f16/bf16 conversions and denormal flushing; ``fp8`` — the FNUZ
   fp8/bf8 value tables.
 * families: ``fam_salu`` (SOP1/SOP2/SOPC/SOPK), ``fam_sopp`` (branches, barrier, waitcnt...),
@@ -74,7 +75,7 @@ How to add an instruction family
    ``st.EM[g.ix]`` is the EXEC mask. No per-lane or per-wave Python loops.
 3. Control flow returns ``Exec(run, kind=BRANCH, target=...)`` etc. (see ``registry``).
 4. Add the module to ``families.py``; add HIP kernels that exercise it to ``tests/kernels/emu``;
-   the coverage report (``python -m workbench.emu --coverage``) shows what the corpus executed.
+   the coverage report (``python tests/emu_corpus.py``) shows what the corpus executed.
 5. Matrix lane layouts come only from ``workbench.layouts`` (the one catalog of lane formulas).
 
 Float semantics follow the hardware, not numpy: denormal modes from the descriptor (and from
@@ -82,7 +83,7 @@ constant MODE writes), RNE bit-pattern conversions, single-rounding fma, fp32 ac
 MFMA (each choice cited where implemented). Known deviation: v_exp/v_log/v_rcp/v_rsq/v_sqrt
 are correctly rounded here, while the hardware is specified at about 1 ulp.
 
-Coverage (``python -m workbench.emu --coverage``: the 33-case HIP corpus of tests/kernels/emu,
+Coverage (``python tests/emu_corpus.py``: the 33-case HIP corpus of tests/kernels/emu,
 compiled by LLVM 22) executes 169 distinct mnemonics of a semantic table of 905 entries
 (fam_buffer 1/54, fam_dot 1/11, fam_fp8 2/8, fam_mode 2/3; the VALU families together 83/406:
 fam_vint 37/84, fam_vf32 13/26, fam_vcmp 16/210, fam_vcvt 7/25, fam_vtrans 4/16, fam_vdiv 3/7,

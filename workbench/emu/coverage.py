@@ -1,16 +1,13 @@
 """Opcode coverage: which semantics the emulator has executed vs. its semantic table.
 
 Every launch adds its executed base mnemonics to ``EXECUTED`` (process-wide). ``report`` compares
-them with the registry; ``run_corpus`` runs the HIP corpus (tests/kernels/emu/corpus.py) so that
-``python -m workbench.emu --coverage`` prints what the corpus exercises.
+them with the registry. Running the HIP corpus needs the runtime (above the emulator) and the
+tests/ tree, so its runner lives there: ``python tests/emu_corpus.py`` prints what it exercises.
 """
 from __future__ import annotations
 
-import importlib.util
-import sys
 from collections import Counter
 from dataclasses import dataclass
-from pathlib import Path
 
 from .decode import split_mnemonic
 from .registry import family_of, known_mnemonics, lookup
@@ -59,48 +56,3 @@ def report(executed: Counter | None = None) -> CoverageReport:
     for m in ex:
         assert lookup(m) is not None, m
     return CoverageReport(ex, table, un)
-
-
-def find_corpus() -> Path | None:
-    """tests/kernels/emu/corpus.py of the source checkout, if present."""
-    p = Path(__file__).resolve().parents[2] / "tests" / "kernels" / "emu" / "corpus.py"
-    return p if p.exists() else None
-
-
-def load_corpus(path: Path):
-    spec = importlib.util.spec_from_file_location("hipwb_emu_corpus", path)
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = mod  # dataclasses look their module up while the class is built
-    spec.loader.exec_module(mod)
-    return mod
-
-
-def run_case(case, directory: Path, seed: int = 0, trace: bool = False, arch: str = "gfx942"):
-    """Compile and launch one corpus case on the emulator for ``arch``, then run its check."""
-    import numpy as np
-
-    from .. import compile as wb_compile
-    from ..runtime.kernel import Kernel
-
-    mod = wb_compile((directory / case.file).read_text(), arch)
-    k = Kernel(mod, case.kernel, device="emulator" if arch == "gfx942" else f"emulator:{arch}")
-    args = case.make(np.random.default_rng(seed))
-    res = k.launch(case.grid, case.block, *args, dynamic_lds=case.dynamic_lds, trace=trace)
-    case.check(args)
-    return res
-
-
-def run_corpus(path: Path | None = None) -> list[tuple[str, str]]:
-    """Run every case; returns (name, "ok" | error text)."""
-    path = path or find_corpus()
-    if path is None:
-        raise FileNotFoundError("no tests/kernels/emu/corpus.py next to this checkout")
-    mod = load_corpus(path)
-    out = []
-    for case in mod.CASES:
-        try:
-            run_case(case, path.parent)
-            out.append((case.name, "ok"))
-        except Exception as e:  # report every case, keep going
-            out.append((case.name, f"{type(e).__name__}: {e}"))
-    return out

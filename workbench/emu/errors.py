@@ -1,7 +1,7 @@
 """Errors raised by the emulator; each names the kernel, instruction, address and lanes."""
 from __future__ import annotations
 
-from ..runtime.errors import KernelFault as _RuntimeKernelFault
+from ..errors import KernelFault as _RuntimeKernelFault
 
 
 class EmulatorError(RuntimeError):
@@ -45,7 +45,7 @@ class KernelFault(_RuntimeKernelFault, EmulatorError):
     """A memory access outside every buffer of the launch (or outside LDS / scratch).
 
     The same class users catch as ``workbench.KernelFault`` (it subclasses
-    ``workbench.runtime.errors.KernelFault``).
+    ``workbench.errors.KernelFault``).
     """
 
     def __init__(self, message: str, *, kernel: str = "", pc: int = -1, lanes=(),

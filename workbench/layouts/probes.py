@@ -68,7 +68,7 @@ def probe(arch: str, *, wave_size: int | None = None) -> dict[str, tuple[str, ..
     """Compile every catalog probe of `arch` (one code object) with the installed LLVM and
     return ``{catalog name: matrix mnemonics in that probe's disassembly}``. Instructions whose
     builtin needs a newer clang than the toolchain's are left out."""
-    from .. import compile as wb_compile  # lazy: the layout model itself needs no compiler
+    from ..compiler import compile as wb_compile  # lazy: the layout model needs no compiler
     from ..toolchain import find_toolchain
 
     tc = find_toolchain()

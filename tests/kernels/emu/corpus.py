@@ -1,6 +1,6 @@
 """The emulator's HIP corpus: each case = kernel file, launch shape, inputs and a numpy check.
 
-Used by tests/test_emu_corpus.py and by ``python -m workbench.emu --coverage`` (which runs every
+Used by tests/test_emu_corpus.py and by ``python tests/emu_corpus.py`` (which runs every
 case and reports the opcodes executed against the semantic table). Checks are bit-exact where
 the math is exact; each tolerance says why.
 """

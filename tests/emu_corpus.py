@@ -1,0 +1,71 @@
+"""Runs the emulator's HIP corpus (tests/kernels/emu/corpus.py) and prints opcode coverage.
+
+Why here and not in the package: running a case needs the compiler *and* the runtime (a
+``Kernel`` launch), which sit above the emulator (DESIGN.md layers), and the corpus lives in
+tests/, which the installed package never reads. ``python tests/emu_corpus.py`` prints every
+case's status and ``workbench.emu.coverage.report()``; tests/test_emu_corpus.py uses the same
+helpers.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import sys
+from pathlib import Path
+
+import workbench as wb
+from workbench.emu.coverage import report
+
+CORPUS = Path(__file__).resolve().parent / "kernels" / "emu" / "corpus.py"
+
+
+def load_corpus(path: Path = CORPUS):
+    """The corpus module (its ``CASES``), loaded from a file path."""
+    spec = importlib.util.spec_from_file_location("hipwb_emu_corpus", path)
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = mod  # dataclasses look their module up while the class is built
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def run_case(case, directory: Path = CORPUS.parent, seed: int = 0, trace: bool = False,
+             arch: str = "gfx942"):
+    """Compile and launch one corpus case on the emulator for ``arch``, then run its check."""
+    import numpy as np
+
+    mod = wb.compile((directory / case.file).read_text(), arch)
+    k = wb.Kernel(mod, case.kernel, device="emulator" if arch == "gfx942" else f"emulator:{arch}")
+    args = case.make(np.random.default_rng(seed))
+    res = k.launch(case.grid, case.block, *args, dynamic_lds=case.dynamic_lds, trace=trace)
+    case.check(args)
+    return res
+
+
+def run_corpus(path: Path = CORPUS) -> list[tuple[str, str]]:
+    """Run every case; returns (name, "ok" | error text)."""
+    mod = load_corpus(path)
+    out = []
+    for case in mod.CASES:
+        try:
+            run_case(case, path.parent)
+            out.append((case.name, "ok"))
+        except Exception as e:  # report every case, keep going
+            out.append((case.name, f"{type(e).__name__}: {e}"))
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python tests/emu_corpus.py",
+                                 description="run the emulator corpus, print opcode coverage")
+    ap.add_argument("--corpus", type=Path, default=CORPUS, help="path to a corpus.py")
+    a = ap.parse_args(argv)
+    bad = 0
+    for name, status in run_corpus(a.corpus):
+        print(f"{name:28s} {status}")
+        bad += status != "ok"
+    print(report().text())
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,183 @@
+"""The package keeps DESIGN.md's picture: a layer imports only layers below it, and no module
+imports itself back through a cycle.
+
+Layers, bottom to top (DESIGN.md "The one data flow" and "Rules that keep the picture simple"):
+
+0. models — pure functions over data: ``arch``, ``occupancy``, ``layouts``, ``lds``, ``timing``,
+   plus the data-only helpers they share (``text_table``, ``errors``, ``display``);
+1. compiler — ``toolchain``, ``compile_options``, ``codeobject``, ``isa``, ``compiler`` and
+   ``layouts.probes`` (it compiles one probe kernel per catalog instruction, so it sits above
+   the compiler although it lives next to the catalog);
+2. emu — the emulator (executes code objects and listings);
+3. runtime — devices, ``Kernel`` launches (the emulator is one device);
+4. widgets — views over all of the above;
+5. front doors — ``magics``, ``cli``, ``doctor`` and the package itself (``workbench``:
+   ``import workbench as wb``).
+
+Every ``import`` counts, also those inside functions (a lazy import is still a dependency);
+only ``if TYPE_CHECKING:`` blocks are skipped. Cycles are checked on the imports that run when
+a module is imported (module level).
+"""
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PKG = ROOT / "workbench"
+
+LAYERS: dict[str, int] = {
+    "workbench.arch": 0, "workbench.occupancy": 0, "workbench.layouts": 0, "workbench.lds": 0,
+    "workbench.timing": 0, "workbench.text_table": 0, "workbench.errors": 0,
+    "workbench.display": 0,
+    "workbench.toolchain": 1, "workbench.compile_options": 1, "workbench.codeobject": 1,
+    "workbench.isa": 1, "workbench.compiler": 1, "workbench.layouts.probes": 1,
+    "workbench.emu": 2,
+    "workbench.runtime": 3,
+    "workbench.widgets": 4,
+    "workbench.magics": 5, "workbench.cli": 5, "workbench.doctor": 5, "workbench": 5,
+}
+NAMES = ["models", "compiler", "emu", "runtime", "widgets", "front doors"]
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def layer(mod: str) -> int:
+    """The layer of a module: its longest prefix in LAYERS; a module not placed fails."""
+    parts = mod.split(".")
+    for n in range(len(parts), 0, -1):
+        hit = LAYERS.get(".".join(parts[:n]))
+        if hit is not None and (n > 1 or mod == "workbench"):
+            return hit
+    raise AssertionError(f"{mod} is in no layer: place it in LAYERS (tests/test_layers.py)")
+
+
+def is_module(mod: str) -> bool:
+    p = ROOT.joinpath(*mod.split("."))
+    return p.with_suffix(".py").exists() or (p / "__init__.py").exists()
+
+
+def _type_checking(node: ast.If) -> bool:
+    t = node.test
+    return (isinstance(t, ast.Name) and t.id == "TYPE_CHECKING") or (
+        isinstance(t, ast.Attribute) and t.attr == "TYPE_CHECKING")
+
+
+def imports(path: Path) -> list[tuple[str, int, bool]]:
+    """(imported workbench module, line, runs at import time) for every import in a file."""
+    me = module_name(path)
+    package = me if path.name == "__init__.py" else me.rpartition(".")[0]
+    out: list[tuple[str, int, bool]] = []
+
+    def visit(node: ast.AST, eager: bool) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.If) and _type_checking(child):
+                for sub in child.orelse:
+                    visit(sub, eager)
+                continue
+            if isinstance(child, ast.Import):
+                out.extend((a.name, child.lineno, eager) for a in child.names
+                           if a.name.split(".")[0] == "workbench")
+            elif isinstance(child, ast.ImportFrom):
+                if child.level:
+                    base = package.split(".")
+                    base = base[:len(base) - (child.level - 1)]
+                    src = ".".join(base + ([child.module] if child.module else []))
+                else:
+                    src = child.module or ""
+                if src.split(".")[0] != "workbench":
+                    continue
+                for a in child.names:
+                    sub = f"{src}.{a.name}"
+                    out.append((sub if is_module(sub) else src, child.lineno, eager))
+            inner = eager and not isinstance(
+                child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))
+            visit(child, inner)
+
+    visit(ast.parse(path.read_text(), str(path)), True)
+    return out
+
+
+FILES = sorted(PKG.rglob("*.py"))
+GRAPH = {module_name(p): imports(p) for p in FILES}
+
+
+def test_every_module_has_a_layer():
+    for mod in GRAPH:
+        layer(mod)
+
+
+def test_no_module_imports_a_layer_above_its_own():
+    bad = []
+    for mod, deps in GRAPH.items():
+        mine = layer(mod)
+        for dep, line, _eager in deps:
+            theirs = layer(dep)
+            if theirs > mine:
+                bad.append(f"{mod} ({NAMES[mine]}) line {line} imports {dep} ({NAMES[theirs]})")
+    assert not bad, "upward imports:\n" + "\n".join(bad)
+
+
+def test_no_import_cycles():
+    edges = {m: {d for d, _, eager in deps if eager and d != m and d in GRAPH}
+             for m, deps in GRAPH.items()}
+    cycles, state = [], {}
+
+    def walk(node: str, stack: list[str]) -> None:
+        state[node] = 1
+        stack.append(node)
+        for nxt in sorted(edges[node]):
+            if state.get(nxt) == 1:
+                cycles.append(" -> ".join(stack[stack.index(nxt):] + [nxt]))
+            elif nxt not in state:
+                walk(nxt, stack)
+        stack.pop()
+        state[node] = 2
+
+    for m in sorted(edges):
+        if m not in state:
+            walk(m, [])
+    assert not cycles, "import cycles:\n" + "\n".join(cycles)
+
+
+@pytest.mark.parametrize("source, expect", [
+    ("from ..runtime.kernel import Kernel\n", "workbench.emu.x (emu) line 1 imports "
+                                              "workbench.runtime.kernel (runtime)"),
+    ("def f():\n    from ..widgets import base\n", "line 2 imports workbench.widgets.base"),
+])
+def test_the_walk_sees_an_upward_import(tmp_path, source, expect, monkeypatch):
+    """The checker itself: a planted upward import (also a lazy one) is reported."""
+    fake = PKG / "emu" / "x.py"
+    monkeypatch.setattr(Path, "read_text", lambda self, *a, **k: source)
+    deps = imports(fake)
+    mod = module_name(fake)
+    msgs = [f"{mod} ({NAMES[layer(mod)]}) line {line} imports {d} ({NAMES[layer(d)]})"
+            for d, line, _ in deps if layer(d) > layer(mod)]
+    assert msgs and expect in msgs[0]
+
+
+def _code_strings(path: Path) -> list[tuple[int, str]]:
+    """String constants of a file's code (docstrings left out)."""
+    tree = ast.parse(path.read_text(), str(path))
+    docs = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+            body = node.body
+            if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+                docs.add(id(body[0].value))
+    return [(n.lineno, n.value) for n in ast.walk(tree)
+            if isinstance(n, ast.Constant) and isinstance(n.value, str) and id(n) not in docs]
+
+
+def test_the_package_never_reads_tests():
+    """No code under workbench/ names the repository's tests/ tree (a path part "tests")."""
+    hits = [f"{p.relative_to(ROOT)}:{line}: {s!r}" for p in FILES
+            for line, s in _code_strings(p) if "tests" in s.replace("\\", "/").split("/")]
+    assert not hits, hits
