@@ -20,7 +20,8 @@ In-range accesses are then bounds-checked against the launch's buffers like glob
 Refused with a clear error instead of guessed: structured/swizzled resources (stride != 0,
 swizzle_en, add_tid_enable, ``idxen``), an invalid data format (V# dword 3 [18:15] == 0; the
 gfx9 untyped-buffer convention is 4 = 32-bit, e.g. flags 0x00020000 as CK sets on gfx9),
-``lds`` (load to LDS), ``tfe``/``lwe``, and format (buffer_load_format_*) opcodes.
+``tfe``/``lwe``, and format (buffer_load_format_*) opcodes. ``lds`` loads (global -> LDS) are
+``fam_ldsdma``'s.
 Atomics return the pre-op value into vdata when ``sc0`` (gfx940 spelling of GLC) is set.
 """
 from __future__ import annotations
@@ -129,6 +130,8 @@ def _pieces(st, g, em, rsrc, offs, comps):
 
 
 def _build_load(d: Decoded):
+    if d.mods.get("lds"):
+        return _build_load_lds(d)
     kind = d.base[len("buffer_load_"):]
     nbytes, signed, d16 = KINDS[kind]
     rsrc, offs, row = _parse(d)
@@ -147,6 +150,22 @@ def _build_load(d: Decoded):
                 v = widen(st, g, row, v, nbytes, signed, d16)
             st.vwrite(row + k, g, v)
     return run
+
+
+def _build_load_lds(d: Decoded):
+    """``lds``: no vdata operand; the data goes to LDS (``fam_ldsdma``)."""
+    from .fam_ldsdma import build_buffer_lds
+
+    if len(d.ops) != 3:
+        raise UnknownInstruction(d.mnemonic, d.addr, d.inst.text, "expected vaddr, srsrc, soffset")
+    vaddr, srsrc, soff = d.ops
+    if srsrc.kind != "s" or srsrc.n != 4:
+        raise UnknownInstruction(d.mnemonic, d.addr, d.inst.text, "resource is not s[n:n+3]")
+    offen = bool(d.mods.get("offen"))
+    if offen != (vaddr.kind == "v"):
+        raise UnknownInstruction(d.mnemonic, d.addr, d.inst.text, "vaddr without offen")
+    return build_buffer_lds(d, _rsrc_reader(d, srsrc), _offsets(d, vaddr, soff, offen), _pieces,
+                            _resolve)
 
 
 def _build_store(d: Decoded):

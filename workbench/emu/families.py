@@ -10,6 +10,7 @@ from . import (  # noqa: F401
     fam_dot,
     fam_ds,
     fam_fp8,
+    fam_ldsdma,
     fam_mfma,
     fam_mode,
     fam_salu,
