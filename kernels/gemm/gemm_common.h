@@ -153,18 +153,50 @@ __device__ __forceinline__ __amdgpu_buffer_rsrc_t make_rsrc(const elem_t* p, int
 // CDNA4 FP8 GEMM blog table: GLOBAL_LOAD_LDS 32 -> 128 bits per lane). The instruction writes lane
 // l's 16 bytes at LDS address M0 + 16 * l, so the LDS slot is fixed; the swizzle is applied on the
 // global side: the lane fetches the chunk that belongs in its slot (HipKittens' global_to_shared).
+// Load number `it` (of ROWS * 8 / NT) of that copy: one buffer_load_dwordx4 ... lds per wave.
+template <int NT, bool SWZ>
+__device__ __forceinline__ void load_chunk_direct(unsigned char* lds, __amdgpu_buffer_rsrc_t rsrc,
+                                                  int row0, int K, int kbyte0, int it, int tid) {
+  int slot = it * NT + tid;                         // 16-byte slot of the LDS tile
+  int row = slot >> 3, c = (slot & 7) ^ (SWZ ? swz(row) : 0);
+  int voff = (row0 + row) * K * ESIZE + kbyte0 + c * 16;
+  unsigned char* dst = lds + (it * NT + (tid & ~63)) * 16;   // wave-uniform base (goes to M0)
+  __builtin_amdgcn_raw_ptr_buffer_load_lds(rsrc, LDS_AS(dst), 16, voff, 0, 0, 0);
+}
+
 template <int ROWS, int NT, bool SWZ>
 __device__ __forceinline__ void load_tile_direct(unsigned char* lds, __amdgpu_buffer_rsrc_t rsrc,
-                                                 int row0, int K, int kbyte0) {
-  int tid = threadIdx.x, lane = tid & 63, wave0 = tid & ~63;
+                                                 int row0, int K, int kbyte0,
+                                                 int tid = threadIdx.x) {
 #pragma unroll
-  for (int it = 0; it < ROWS * 8 / NT; ++it) {
-    int slot = it * NT + tid;                       // 16-byte slot of the LDS tile
-    int row = slot >> 3, c = (slot & 7) ^ (SWZ ? swz(row) : 0);
-    int voff = (row0 + row) * K * ESIZE + kbyte0 + c * 16;
-    unsigned char* dst = lds + (it * NT + wave0) * 16;   // wave-uniform base (goes to M0)
-    __builtin_amdgcn_raw_ptr_buffer_load_lds(rsrc, LDS_AS(dst), 16, voff, 0, 0, 0);
-    (void)lane;
-  }
+  for (int it = 0; it < ROWS * 8 / NT; ++it)
+    load_chunk_direct<NT, SWZ>(lds, rsrc, row0, K, kbyte0, it, tid);
+}
+
+// Chiplet-aware workgroup order (step 12). The dispatcher hands consecutive workgroup ids to the
+// 8 XCDs in turn (MI300X and MI355X both have 8 XCDs with their own L2: CDNA3/CDNA4 white papers;
+// HipKittens util.cuh NUM_XCDS=8), so tiles that share rows of A land on different L2s. Remap so
+// that XCD x gets a contiguous run of ids (HipKittens chiplet_transform_chunked), then walk C in
+// groups of GROUP_M tile rows (Triton's grouped ordering, WGM in HipKittens) so the workgroups
+// running at once share A rows and B columns in L2. Returns the C tile (tm, tn).
+__device__ __forceinline__ void remap_tile(int wg, int tiles_m, int tiles_n, int& tm, int& tn) {
+  constexpr int XCDS = 8, GROUP_M = 8;
+  int nwg = tiles_m * tiles_n, per = nwg / XCDS;
+  int id = wg < per * XCDS ? (wg % XCDS) * per + wg / XCDS : wg;   // the tail keeps its id
+  int group = id / (GROUP_M * tiles_n), first_m = group * GROUP_M;
+  int gsize = tiles_m - first_m < GROUP_M ? tiles_m - first_m : GROUP_M;
+  tm = first_m + (id % gsize);
+  tn = (id % (GROUP_M * tiles_n)) / gsize;
+}
+
+// A barrier the compiler may not move memory operations across, with no waits of its own (the
+// kernels put the s_waitcnt they need in front of it). __syncthreads would add fences that wait
+// for every outstanding load; the ping-pong wants the partner's loads to keep flying.
+__device__ __forceinline__ void raw_barrier() {
+  asm volatile("" ::: "memory");
+  __builtin_amdgcn_sched_barrier(0);
+  __builtin_amdgcn_s_barrier();
+  __builtin_amdgcn_sched_barrier(0);
+  asm volatile("" ::: "memory");
 }
 #endif
