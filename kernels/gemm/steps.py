@@ -48,11 +48,14 @@ def compile_step(s: dict, arch: str, dtype: str):
                       filename=s["file"])
 
 
-def kernel(s: dict, arch: str, dtype: str):
-    """The step's kernel for one target as a launchable ``workbench.Kernel``."""
+def kernel(s: dict, arch: str, dtype: str, device: str | None = None):
+    """The step's kernel for one target as a launchable ``workbench.Kernel``.
+
+    ``device`` as for ``wb.set_device`` (e.g. "emulator:gfx950"); None = the default device.
+    """
     import workbench as wb
 
-    return wb.Kernel(compile_step(s, arch, dtype), s["kernel"])
+    return wb.Kernel(compile_step(s, arch, dtype), s["kernel"], device=device)
 
 
 def launch(s: dict, M: int, N: int, K: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
