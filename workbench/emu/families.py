@@ -9,6 +9,7 @@ from . import (  # noqa: F401
     fam_buffer,
     fam_dot,
     fam_ds,
+    fam_dstr,
     fam_fp8,
     fam_ldsdma,
     fam_mfma,
