@@ -54,6 +54,13 @@ class KernelArg:
     kind: str  # metadata .value_kind: global_buffer, by_value, dynamic_shared_pointer, ...
     pointee: str | None = None  # C type pointed to (unqualified), for pointer args
     is_const: bool = False
+    canonical: str | None = None  # ctype with typedefs resolved (clang's desugared type)
+
+    @property
+    def ctype_canonical(self) -> str:
+        """The C type launches type the argument by: typedefs (std::size_t, uint, uint2)
+        resolved to what they name (``unsigned long``, ``__hipwb_vec<unsigned int, 2>``)."""
+        return self.canonical or self.ctype
 
     @property
     def is_pointer(self) -> bool:

@@ -35,7 +35,7 @@ from .codeobject import (
 )
 
 INCLUDE_DIR = Path(__file__).parent / "include"
-CACHE_FORMAT = 5  # bump when the cached pickle's shape changes
+CACHE_FORMAT = 6  # bump when the cached pickle's shape changes
 DEFAULT_FILENAME = "cell"
 
 
@@ -659,6 +659,7 @@ def _kernels(raws, arch: str, params, remarks) -> dict[str, KernelInfo]:
                 name=pname or a.get(".name", f"arg{i}"), ctype=ctype or canon, offset=a[".offset"],
                 size=a[".size"], kind=a[".value_kind"], pointee=pointee,
                 is_const=is_const or bool(a.get(".is_const", False)),
+                canonical=canon if canon and canon != ctype else None,
             ))
         occ = rem.get("Occupancy [waves/SIMD]")
         reqd = m.get(".reqd_workgroup_size")

@@ -42,22 +42,51 @@ _VECTORS = {f"{b}{n}": (e, n) for b, e in (
 ) for n in (1, 2, 3, 4)}
 
 
+# Class templates behind the vector typedefs: ROCm's hip_vector_type.h (HIP_vector_type<T, n>)
+# and hipwb's offline prelude (include/hipwb/vector_types.h: __hipwb_vec<T, n>).
+_VECTOR_TEMPLATES = ("HIP_vector_type<", "__hipwb_vec<")
+
+
+def _plain(ctype: str) -> str:
+    """A C type without qualifiers, ``struct``, and ``std::``/``::`` namespace prefixes."""
+    t = " ".join(w for w in ctype.replace("struct ", "").split()
+                 if w not in ("const", "volatile", "__restrict", "__restrict__"))
+    for ns in ("::std::", "std::", "::"):
+        if t.startswith(ns):
+            t = t[len(ns):]
+    return t
+
+
+@functools.cache
+def vector_type(ctype: str | None) -> tuple[str, int] | None:
+    """(element dtype, count) of a HIP vector type (uint2, float4, HIP_vector_type<T, n>,
+    the prelude's __hipwb_vec<T, n>), else None."""
+    if ctype is None:
+        return None
+    t = _plain(ctype)
+    if t in _VECTORS:
+        return _VECTORS[t]
+    for tpl in _VECTOR_TEMPLATES:
+        if t.startswith(tpl) and t.endswith(">"):
+            elem, _, n = t[len(tpl):-1].rpartition(",")
+            dt = _SCALARS.get(_plain(elem))
+            if dt is not None and n.strip().isdigit():
+                return dt, int(n)
+    return None
+
+
 @functools.cache
 def element_dtype(ctype: str | None) -> str | None:
     """numpy dtype name of a C element type, or None when any element type is acceptable."""
     if ctype is None:
         return None
-    t = " ".join(w for w in ctype.replace("struct ", "").split()
-                 if w not in ("const", "volatile", "__restrict", "__restrict__"))
+    t = _plain(ctype)
     if t in ("void", ""):
         return None
     if t in _SCALARS:
         return _SCALARS[t]
-    if t in _VECTORS:
-        return _VECTORS[t][0]
-    if t.startswith("HIP_vector_type<"):
-        return _SCALARS.get(t[len("HIP_vector_type<"):].split(",")[0].strip())
-    return None
+    vec = vector_type(t)
+    return vec[0] if vec is not None else None
 
 
 @dataclass
@@ -164,7 +193,11 @@ _INT_RANGES = {
 
 
 def _scalar(arg: KernelArg, value: Any, where: str) -> BoundArg:
-    dt = element_dtype(arg.ctype)
+    ctype = arg.ctype_canonical
+    vec = vector_type(ctype)
+    if vec is not None:
+        return _vector(arg, vec, value, where)
+    dt = element_dtype(ctype)
     if is_array(value):
         raise LaunchError(f"{where} is a scalar ({arg.ctype}) but got an array "
                           f"{type(value).__name__}")
@@ -172,8 +205,14 @@ def _scalar(arg: KernelArg, value: Any, where: str) -> BoundArg:
         # A struct or other aggregate passed by value: accept its exact bytes.
         if isinstance(value, (bytes, bytearray, np.void)) and len(bytes(value)) == arg.size:
             return BoundArg(arg, "raw", bytes(value))
-        raise LaunchError(f"{where} has type {arg.ctype!r} ({arg.size} bytes): pass its raw "
+        spelled = arg.ctype + (f" = {arg.canonical}" if arg.canonical else "")
+        raise LaunchError(f"{where} has type {spelled!r} ({arg.size} bytes): pass its raw "
                           f"bytes (bytes of length {arg.size})")
+    return _typed(arg, dt, value, where)
+
+
+def _typed(arg: KernelArg, dt: str, value: Any, where: Any) -> BoundArg:
+    """One number as the exact C type ``dt`` (range-checked), as a BoundArg scalar."""
     if isinstance(value, np.generic):
         value = value.item()
     if dt == "bool":
@@ -195,6 +234,51 @@ def _scalar(arg: KernelArg, value: Any, where: str) -> BoundArg:
         bits = (bits + 0x7FFF + ((bits >> 16) & 1)) >> 16
         return BoundArg(arg, "scalar", np.uint16(bits & 0xFFFF), dt)
     return BoundArg(arg, "scalar", np.dtype(dt).type(value), dt)
+
+
+def _vector(arg: KernelArg, vec: tuple[str, int], value: Any, where: Any) -> BoundArg:
+    """A HIP vector type by value (uint2, float4 ...) from a tuple/list of numbers or a small
+    numpy array; each element typed and range-checked like a scalar, packed into the
+    argument's bytes (padded to its size: int3 is 12 bytes of data in a 16-byte slot only when
+    the metadata says so)."""
+    dt, n = vec
+    spelled = f"{arg.ctype}" + (f" = {arg.canonical}" if arg.canonical else "")
+    if isinstance(value, (bytes, bytearray, np.void)) and len(bytes(value)) == arg.size:
+        return BoundArg(arg, "raw", bytes(value), dt)
+    if isinstance(value, np.ndarray):
+        if value.shape != (n,):
+            raise LaunchError(f"{where} is a {spelled} ({n} x {dt}, by value): pass {n} numbers "
+                              f"(a tuple, list or numpy array of shape ({n},)), got an array of "
+                              f"shape {value.shape}")
+        items = value.tolist()
+    elif isinstance(value, (tuple, list)):
+        items = list(value)
+    else:
+        raise LaunchError(f"{where} is a {spelled} ({n} x {dt}, by value): pass {n} numbers as "
+                          f"a tuple, list or numpy array, e.g. {tuple(range(1, n + 1))}; "
+                          f"got {type(value).__name__} {value!r:.40}")
+    if len(items) != n:
+        raise LaunchError(f"{where} is a {spelled}: it takes {n} numbers, got {len(items)}")
+    parts = [_typed(arg, dt, v, _Elem(where, i)).value for i, v in enumerate(items)]
+    raw = b"".join(np.asarray(p).tobytes() for p in parts)
+    if len(raw) > arg.size:
+        raise LaunchError(f"{where} ({spelled}) packs to {len(raw)} bytes but the kernel's "
+                          f"metadata gives it {arg.size}")
+    return BoundArg(arg, "raw", raw.ljust(arg.size, b"\0"), dt)
+
+
+class _Elem:
+    """'argument 1 'v' of k, element 0 (.x)' for a vector element's error message."""
+
+    __slots__ = ("where", "i")
+
+    def __init__(self, where: Any, i: int):
+        self.where, self.i = where, i
+
+    def __str__(self) -> str:
+        return f"{self.where}, element {self.i} (.{'xyzw'[self.i] if self.i < 4 else self.i})"
+
+    __format__ = lambda self, spec: format(str(self), spec)  # noqa: E731
 
 
 def _buffer(arg: KernelArg, value: Any, where: str) -> BoundArg:

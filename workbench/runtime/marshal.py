@@ -47,7 +47,7 @@ def natural_alignment(arg: KernelArg) -> int | None:
     """Alignment the C ABI gives this argument in the kernarg segment (None: unknown)."""
     if arg.is_pointer:
         return 8  # 64-bit global/flat pointers (AMDGPUUsage "Address Spaces": 64-bit)
-    dt = element_dtype(arg.ctype)
+    dt = element_dtype(arg.ctype_canonical)
     if dt is None:
         return None  # struct passed by value: its alignment is not in the metadata
     elem = np.dtype(dt if dt != "bfloat16" else "uint16").itemsize
