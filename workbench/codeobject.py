@@ -235,6 +235,9 @@ class KernelInfo:
     llvm_occupancy: int | None = None  # waves/SIMD from -Rpass-analysis=kernel-resource-usage
     reqd_workgroup_size: tuple[int, int, int] | None = None
     metadata: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    # extern __shared__ arrays (dynamic LDS, e.g. HIP_DYNAMIC_SHARED) the kernel's own body
+    # uses, from clang's AST; a launch without dynamic LDS bytes is refused (it would fault).
+    dynamic_shared: tuple[str, ...] = ()
 
     def hidden(self, kind: str) -> HiddenArg | None:
         """The hidden argument of this kind (e.g. "hidden_block_count_x"), if the kernel uses it."""

@@ -595,13 +595,39 @@ def _kernel_params(ast_json: bytes) -> dict[str, dict[str, Any]]:
                  c["type"].get("desugaredQualType", c["type"].get("qualType", "")))
                 for i, c in enumerate(x for x in inner if x.get("kind") == "ParmVarDecl")
             ]
-            rec = {"name": node.get("name", ""), "params": params}
+            rec = {"name": node.get("name", ""), "params": params,
+                   "dynamic_shared": _dynamic_shared(node)}
             if node.get("mangledName"):
                 out[node["mangledName"]] = rec
             out.setdefault(node.get("name", ""), rec)
         else:
             stack.extend(inner)
     return out
+
+
+def _dynamic_shared(kernel: dict) -> tuple[str, ...]:
+    """Names of the extern __shared__ arrays (dynamic LDS) a kernel's body declares or uses.
+
+    An ``extern __shared__ T x[]`` (HIP_DYNAMIC_SHARED) has an incomplete array type ``T[]``;
+    device code can only name such a variable when it is dynamic LDS (an extern ``__device__``
+    array would not link without -fgpu-rdc). Uses inside called device functions are not seen
+    (their bodies are not in the kernel's AST).
+    """
+    names: set[str] = set()
+    stack = list(kernel.get("inner") or ())
+    while stack:
+        n = stack.pop()
+        kind = n.get("kind")
+        if kind == "VarDecl" and n.get("storageClass") == "extern" and any(
+                c.get("kind") == "CUDASharedAttr" for c in n.get("inner") or ()):
+            names.add(n.get("name", "?"))
+        elif kind == "DeclRefExpr":
+            ref = n.get("referencedDecl") or {}
+            if ref.get("kind") == "VarDecl" and (ref.get("type") or {}).get(
+                    "qualType", "").endswith("[]"):
+                names.add(ref.get("name", "?"))
+        stack.extend(n.get("inner") or ())
+    return tuple(sorted(names))
 
 
 _QUALS = ("const", "volatile", "__restrict", "__restrict__", "restrict")
@@ -672,5 +698,6 @@ def _kernels(raws, arch: str, params, remarks) -> dict[str, KernelInfo]:
             code_size=raw.code_size, llvm_occupancy=int(occ) if occ and occ.isdigit() else None,
             reqd_workgroup_size=tuple(reqd) if reqd else None,
             metadata={**m, "source_name": ast["name"], "remark": rem},
+            dynamic_shared=tuple(ast.get("dynamic_shared", ())),
         )
     return kernels

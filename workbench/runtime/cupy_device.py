@@ -138,6 +138,8 @@ class CupyDevice(abc.ABC):
         """
 
     # -- Device protocol --------------------------------------------------------------------
+    launch_options = ("stream",)  # kernel[grid, block](*args, stream=cupy_stream)
+
     def launch(self, kernel: Any, info: Any, grid: Dim3, block: Dim3, args: list[BoundArg], *,
                dynamic_lds: int = 0, trace: bool = False, stream: Any = None,
                **options: Any) -> LaunchResult:

@@ -22,6 +22,8 @@ class EmulatorDevice:
     ``"emulator:gfx950"`` gfx950 ones (one device per target, like one GPU per ISA)."""
 
     kind = "emulator"
+    # keywords a launch may add: kernel[grid, block](*args, budget=..., timeout=...)
+    launch_options = ("budget", "timeout", "stream", "workgroups")
 
     def __init__(self, arch: str = "gfx942") -> None:
         if arch not in EMULATED_ARCHS:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import time
 from typing import Any
 
+import numpy as np
+
 from ..codeobject import KernelInfo, Resources
 from ..compiler import Module
 from .args import bind_args, normalize_dims
@@ -106,6 +108,8 @@ class Kernel:
         info = self._infos.get(dev.arch)
         if info is None:
             info = self._infos[dev.arch] = self._info_for(dev)
+        if options:
+            _check_options(dev, options)
         key = (info.arch, block3, dynamic_lds)
         if key not in self._checked:
             self._check_config(info, block3, dynamic_lds)
@@ -145,6 +149,14 @@ class Kernel:
         lds = info.resources.lds_bytes + dynamic_lds
         if dynamic_lds < 0:
             raise LaunchError(f"dynamic_lds must be >= 0, got {dynamic_lds}")
+        if info.dynamic_shared and not dynamic_lds:
+            # Every access to the extern __shared__ array would lie past the workgroup's LDS
+            # allocation: a memory fault on an AMD GPU, and on an NVIDIA GPU a corrupted CUDA
+            # context; refused on every device before anything runs.
+            names = ", ".join(info.dynamic_shared)
+            raise LaunchError(
+                f"{info.name} uses dynamic shared memory (extern __shared__ {names}) but the "
+                f"launch gives it 0 bytes: launch as {info.name}[grid, block, nbytes](...)")
         if arch.lds_bytes_per_workgroup and lds > arch.lds_bytes_per_workgroup:
             raise LaunchError(
                 f"{info.name} needs {lds} bytes of LDS ({info.resources.lds_bytes} static + "
@@ -153,6 +165,29 @@ class Kernel:
 
 
 _MAX_MEMO = 32  # launchers per kernel / plans per launcher kept (varying grids stay bounded)
+FORMS = ("kernel[grid, block](*args)", "kernel[grid, block, dynamic_lds_bytes](*args)",
+         "kernel[grid, block](*args, dynamic_lds=bytes)")
+
+
+def _check_options(dev: Device, options: dict) -> None:
+    """Refuse launch keywords the device does not take, naming the accepted forms."""
+    accepted = getattr(dev, "launch_options", None)
+    if accepted is None:
+        return
+    unknown = sorted(set(options) - set(accepted))
+    if unknown:
+        kws = ", ".join(f"{k}=" for k in ("dynamic_lds", *accepted))
+        raise LaunchError(
+            f"unknown launch keyword(s) {', '.join(unknown)} for {dev.name}; launch as "
+            f"{' or '.join(FORMS)}; keywords {dev.name} takes: {kws}")
+
+
+def _lds_bytes(value: Any) -> int:
+    """Dynamic LDS bytes from the launch config or the ``dynamic_lds=`` keyword."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
+        raise LaunchError(f"dynamic LDS must be a number of bytes >= 0 (the third item of "
+                          f"kernel[grid, block, bytes] or dynamic_lds=bytes), got {value!r}")
+    return int(value)
 
 
 class _Launcher:
@@ -160,11 +195,11 @@ class _Launcher:
 
     def __init__(self, kernel: Kernel, config: tuple, device, trace: bool):
         if not isinstance(config, tuple) or len(config) not in (2, 3):
-            raise LaunchError("launch as kernel[grid, block](*args) or "
-                              "kernel[grid, block, dynamic_lds_bytes](*args)")
+            raise LaunchError(f"launch as {' or '.join(FORMS)}")
         self.kernel = kernel
         self.grid, self.block = config[0], config[1]
-        self.dynamic_lds = int(config[2]) if len(config) == 3 else 0
+        self.dynamic_lds = _lds_bytes(config[2]) if len(config) == 3 else 0
+        self.lds_in_config = len(config) == 3
         self.device = device
         self.trace = trace
         self._plans: dict[tuple, Any] = {}
@@ -180,12 +215,20 @@ class _Launcher:
                 res = plan(args)
                 if res is not None:
                     return res
+        lds = self.dynamic_lds
+        if "dynamic_lds" in options:
+            options = dict(options)
+            kw = _lds_bytes(options.pop("dynamic_lds"))
+            if self.lds_in_config and kw != lds:
+                raise LaunchError(f"dynamic LDS given twice: {lds} bytes in kernel[grid, block, "
+                                  f"{lds}] and dynamic_lds={kw}; give it once")
+            lds = kw
         res, dev, info, grid3, block3, bound = self.kernel._launch(
-            self.grid, self.block, args, self.device, self.dynamic_lds, self.trace, options)
+            self.grid, self.block, args, self.device, lds, self.trace, options)
         if self.trace:
             return res.trace
         make = getattr(dev, "plan", None)
-        if make is not None and not options:
+        if make is not None and not options and lds == self.dynamic_lds:
             plan = make(self.kernel, info, grid3, block3, bound, dynamic_lds=self.dynamic_lds)
             if plan is not None:
                 if len(self._plans) >= _MAX_MEMO:
