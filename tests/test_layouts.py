@@ -48,7 +48,7 @@ def test_catalog_counts():
               for a in layouts.archs()}
     assert counts["gfx90a"] == {64: 27}
     assert counts["gfx942"] == {64: 32}
-    assert counts["gfx950"] == {64: 4}
+    assert counts["gfx950"] == {64: 8}  # 4 f16/bf16 + 4 f8f6f4 (scaled and not)
     for a in ("gfx1100", "gfx1102", "gfx1151"):
         assert counts[a] == {32: 6, 64: 6}
     assert counts["gfx1201"] == {32: 11, 64: 11}
@@ -355,3 +355,54 @@ def test_scatter_keeps_other_half_and_validates():
         ins.gather_bits(vgprs.astype(np.int64), "A")
     with pytest.raises(ValueError, match="needs"):
         ins.gather_bits(np.zeros((1, 2, 32), np.uint32), "A")
+
+
+F8F6F4 = ["v_mfma_f32_16x16x128_f8f6f4", "v_mfma_scale_f32_16x16x128_f8f6f4",
+          "v_mfma_f32_32x32x64_f8f6f4", "v_mfma_scale_f32_32x32x64_f8f6f4"]
+
+
+@pytest.mark.parametrize("name", F8F6F4)
+def test_gfx950_f8f6f4_formats_against_ck_tables(name):
+    """fp4 / fp6 selections (CBSZ/BLGP 4 and 2) against the CK mx_mfma_op register tables."""
+    base = layouts.get(name, "gfx950")
+    m = base.m
+    i, k = np.indices((m, base.k))
+    g = k // 32
+    for code, bits in ((4, 4), (2, 6), (3, 6)):
+        ins = base.with_formats(code, code)
+        assert ins.vgprs == {"A": bits, "B": bits, "C": m * m // 64, "D": m * m // 64}
+        for op in "AB":
+            lay = ins.layout(op)
+            lanes, reg, bit = (lay.lane_table()[0], lay.reg_table()[0], lay.bit_table()[0])
+            if op == "B":
+                lanes, reg, bit = lanes.T, reg.T, bit.T
+            assert (lanes == i + m * g).all()
+            s = k % 32  # element of the lane
+            if bits == 4:  # Reg r byte n = K(8r+2n), K(8r+2n+1)
+                assert (32 * reg + bit == 4 * s).all()
+            else:  # K 0-15 in Reg 0-2 [0:95], 16-31 in Reg 3-5, element n at bit 6n
+                half = s // 16
+                assert (32 * reg + bit == 96 * half + 6 * (s % 16)).all()
+    with pytest.raises(ValueError, match="cbsz=5 is not a format code"):
+        base.with_formats(5, 0)
+    with pytest.raises(ValueError, match="no CBSZ/BLGP format selection"):
+        base.with_formats(2, 2).with_formats(0, 0)
+
+
+@pytest.mark.parametrize("name", [n for n in F8F6F4 if "scale" in n])
+def test_gfx950_scale_lanes_match_the_ck_hardware_mapping(name):
+    ck = json.loads((DATA / "ck_mx_gfx950.json").read_text())["scale_mapping"]
+    ins = layouts.get(name, "gfx950")
+    ref = ck[f"{ins.m}x{ins.n}x{ins.k}"]
+    lay = ins.A
+    table = lay.element_table()  # [lane, reg, elem] -> (block, row, k)
+    scale = ins.scale_lane("A")[0]
+    for row in range(ins.m):
+        for t in range(ins.k):
+            lane, byte = row + ins.m * (t // 32), t % 32
+            _, r, kk = table[lane, byte // 4, byte % 4]
+            assert r == row
+            assert scale[row, kk] == row + ref["offsets"][t // 16], (row, t)
+    # B: column j, k block floor(k/32) -> lane j + N*floor(k/32), like A
+    j, k = np.indices((ins.n, ins.k))
+    assert (ins.scale_lane("B")[0].T == j + ins.n * (k // 32)).all()

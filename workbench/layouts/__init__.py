@@ -11,7 +11,8 @@ Lookup::
     layouts.list("gfx942"); layouts.names("gfx1201", wave_size=64); layouts.archs()
 
 Unknown names/archs raise ValueError with close matches (difflib). Archs: gfx90a, gfx942 (all
-dense MFMA), gfx950 (the new 16x16x32 / 32x32x16 f16/bf16 only), gfx1100/gfx1102/gfx1151 (RDNA3
+dense MFMA), gfx950 (the new 16x16x32 / 32x32x16 f16/bf16 and the f8f6f4 MFMAs, whose
+CBSZ/BLGP pick the A/B formats: ``ins.with_formats(cbsz, blgp)``), gfx1100/gfx1102/gfx1151 (RDNA3
 WMMA) and gfx1201 (RDNA4 WMMA); RDNA entries exist for wave32 (default) and wave64.
 
 A `MatrixInstruction` carries name, m/n/k/blocks, a_type/b_type/c_type/d_type, wave_size,

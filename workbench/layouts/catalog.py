@@ -13,7 +13,11 @@ Sources (tags as in shared/reference/amd_hw_facts.md):
   CK        composable_kernel lane constants for the gfx950 16x16x32 / 32x32x16 shapes (facts
             §1.3); gfx950 builtin names/argument types from clang's gfx950 builtin Sema test
             (seen via the code index). The calculator has no gfx950 support, so gfx950 lists only
-            those four shapes: no cited source gives the other gfx950 layouts.
+            shapes a cited source gives layouts for.
+  CK-MX     composable_kernel test/mx_mfma_op: mx_mfma_op.hpp register-mapping tables of the
+            gfx950 f8f6f4 MFMAs (fp8 / fp6 / fp4 A and B, per lane and register) and
+            scale_mapping_{16x16x128,32x32x64}.{cpp,txt}, a hardware run that prints which lane's
+            E8M0 scale scales each A/B element; formulas in ``formulas.F8f6f4Input``.
 """
 
 from __future__ import annotations
@@ -24,14 +28,22 @@ from functools import cache
 
 from ..arch import ARCHS
 from ..arch import get as get_arch
-from .formulas import CdnaInput, CdnaOutput, Gfx11Input, Gfx11Output, Gfx12Input, Gfx12Output
+from .formulas import (
+    CdnaInput,
+    CdnaOutput,
+    F8f6f4Input,
+    Gfx11Input,
+    Gfx11Output,
+    Gfx12Input,
+    Gfx12Output,
+)
 from .instruction import MatrixInstruction
 
 __all__ = ["archs", "get", "instructions", "names"]
 
 _BITS = {"f64": 64, "f32": 32, "xf32": 32, "i32": 32, "f16": 16, "bf16": 16, "i8": 8, "iu8": 8,
          "iu4": 4, "float8_e4m3fnuz": 8, "float8_e5m2fnuz": 8, "float8_e4m3fn": 8,
-         "float8_e5m2": 8}
+         "float8_e5m2": 8, "float6_e2m3fn": 6, "float6_e3m2fn": 6, "float4_e2m1fn": 4}
 
 # Matrix-instruction family of an arch in workbench.arch: its `family`, except that gfx1150-1153
 # (RDNA3.5) use the RDNA3 WMMA set (CALC dict_isas lists gfx1150/1151 under 'rdna3').
@@ -138,6 +150,21 @@ _GFX950 = (
     ("v_mfma_f32_32x32x16_bf16", 32, 16, "bf16", ("v16f", "v8bf", "v8bf", "v16f"), 8),
 )
 
+# gfx950 f8f6f4 MFMAs: one builtin (__builtin_amdgcn_mfma_scale_f32_*_f8f6f4(A, B, C, fmtA,
+# fmtB, opselA, scaleA, opselB, scaleB), clang 22) emits the unscaled mnemonic when both scales
+# are the constant 0 with op_sel 0 and the v_mfma_scale_* one otherwise (seen in llvm-objdump).
+# CBSZ/BLGP select A/B formats (codes: facts §1.3, ROCDL-TEST); OCP flavours on gfx950
+# (fp8 = E4M3FN, bf8 = E5M2; facts §1.2). Passes (SCHED): 16x16x128 8 with an fp8/bf8 side,
+# else 4; 32x32x64 16 / 8. Rows: mnemonic, M, K, C/D vector type, (passes 8-bit, passes other).
+F8F6F4_FORMATS = ("float8_e4m3fn", "float8_e5m2", "float6_e2m3fn", "float6_e3m2fn",
+                  "float4_e2m1fn")
+_GFX950_F8F6F4 = (
+    ("v_mfma_f32_16x16x128_f8f6f4", 16, 128, "v4f", (8, 4)),
+    ("v_mfma_scale_f32_16x16x128_f8f6f4", 16, 128, "v4f", (8, 4)),
+    ("v_mfma_f32_32x32x64_f8f6f4", 32, 64, "v16f", (16, 8)),
+    ("v_mfma_scale_f32_32x32x64_f8f6f4", 32, 64, "v16f", (16, 8)),
+)
+
 # RDNA3 rows: mnemonic, in, out, (w32 types), (w64 types), builtin form, cycles (CALC: 32, iu4 16).
 _RDNA3 = (
     ("v_wmma_f32_16x16x16_f16", "f16", "f32", ("v8f", "v16h", "v16h", "v8f"),
@@ -220,6 +247,27 @@ def _gfx950(arch: str) -> list[MatrixInstruction]:
         for name, m, k, t, types, passes in _GFX950]
 
 
+def _gfx950_f8f6f4(arch: str) -> list[MatrixInstruction]:
+    out = []
+    for name, m, k, ct, passes in _GFX950_F8F6F4:
+        scaled = name.startswith("v_mfma_scale_")
+        shape = name.split("_")[-2]
+        out.append(MatrixInstruction(
+            name=name, arch=arch, family="cdna4", m=m, n=m, k=k, blocks=1,
+            a_type=F8F6F4_FORMATS[0], b_type=F8F6F4_FORMATS[0], c_type="f32", d_type="f32",
+            wave_size=64, cycles=4 * passes[0], passes=passes[0],
+            timing_source="SCHED SIDPGFX950FullSpeedModel passes (facts §1.1)",
+            builtin=f"__builtin_amdgcn_mfma_scale_f32_{shape}_f8f6f4",
+            builtin_types=(ct, "v8i", "v8i", ct),
+            builtin_form="f8f6f4_scale" if scaled else "f8f6f4",
+            a_placer=F8f6f4Input(m, k, 8), b_placer=F8f6f4Input(m, k, 8),
+            cd_placer=CdnaOutput(m, m, 1, 32), blgp="format", min_llvm=20,
+            formats=F8F6F4_FORMATS, scaled=scaled, passes_by_bits=passes,
+            source="CK-MX register-mapping tables and hardware scale mapping; C/D as "
+                   "16x16x32 / 32x32x16 (CK xdlops_gemm.hpp)"))
+    return out
+
+
 def _rdna3(arch: str) -> list[MatrixInstruction]:
     out = []
     for w in (32, 64):
@@ -257,7 +305,7 @@ def _table(arch: str) -> tuple[MatrixInstruction, ...]:
     if family in ("cdna2", "cdna3"):
         return tuple(_cdna(arch, family))
     if family == "cdna4":
-        return tuple(_gfx950(arch))
+        return tuple(_gfx950(arch) + _gfx950_f8f6f4(arch))
     if family == "rdna3":
         return tuple(_rdna3(arch))
     if family == "rdna4":

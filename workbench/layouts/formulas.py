@@ -23,7 +23,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["CdnaInput", "CdnaOutput", "Gfx11Input", "Gfx11Output", "Gfx12Input", "Gfx12Output"]
+__all__ = ["CdnaInput", "CdnaOutput", "F8f6f4Input", "Gfx11Input", "Gfx11Output", "Gfx12Input",
+           "Gfx12Output"]
 
 
 def _per_reg(bits: int) -> int:
@@ -32,11 +33,17 @@ def _per_reg(bits: int) -> int:
 
 
 def _slot_to_reg(slot: np.ndarray, bits: int) -> tuple[np.ndarray, np.ndarray]:
-    """A lane's n-th storage slot -> (register offset, sub-element); 64-bit slots take 2 regs."""
+    """A lane's n-th storage slot -> (register offset, sub-element); 64-bit slots take 2 regs.
+
+    A lane's elements are packed back to back from bit 0 of its first register: slot ``s``
+    starts at bit ``s*bits`` of the register tuple. ``reg`` is the register holding that start
+    bit and ``elem`` counts the elements that start in ``reg`` (for 4/8/16-bit elements simply
+    ``s mod (32/bits)``; a 6-bit element may run on into ``reg + 1``: gfx950 fp6, 32 elements in
+    6 VGPRs -- CK-MX, amd_hw_facts §1.3)."""
     if bits == 64:
         return 2 * slot, np.zeros_like(slot)
-    per = _per_reg(bits)
-    return slot // per, slot % per
+    reg = (slot * bits) // 32
+    return reg, slot - (-(-(32 * reg) // bits))
 
 
 @dataclass(frozen=True)
@@ -93,6 +100,48 @@ class CdnaOutput:
         lane = (b % blocks_per_reg) * self.n + ((i // h) % groups) * blocks_per_reg * self.n + j
         reg, elem = _slot_to_reg(slot, self.bits)
         return lane[None], reg, elem
+
+
+@dataclass(frozen=True)
+class F8f6f4Input:
+    """gfx950 ``v_mfma_[scale_]f32_{16x16x128,32x32x64}_f8f6f4`` A (outer = M) / B (outer = N).
+
+    Every lane holds 32 elements of one row (A) / column (B): ``G = 64/outer`` lane groups
+    (4 for 16x16x128, 2 for 32x32x64), ``lane = i + outer*g``.
+    * fp4/fp6 (4/6-bit): group ``g`` holds ``k = 32g .. 32g+31`` in storage slots 0..31, packed
+      from bit 0 (fp4: 4 VGPRs, fp6: 6 VGPRs; CK-MX register-mapping tables).
+    * fp8/bf8 (8-bit, 8 VGPRs): two 16-byte halves; group ``g`` holds ``k = 16g .. 16g+15`` in
+      slots 0..15 (VGPRs 0-3) and ``k = 16G + 16g ..`` in slots 16..31 (VGPRs 4-7) (CK-MX
+      FP8 tables). Any k permutation common to A and B gives the same product, but the scale
+      blocks of the ``_scale`` forms do not: the hardware scale-source measurement (CK-MX
+      ``scale_mapping_*.txt``) matches exactly this labelling with ``scale_lane`` below.
+    (CK-MX = ROCm/composable_kernel test/mx_mfma_op/mx_mfma_op.hpp and scale_mapping_16x16x128 /
+    32x32x64; CK xdlops_gemm.hpp lists both shapes as k-reductions over 64/outer lane groups.)
+    """
+
+    outer: int
+    k: int
+    bits: int
+    wave_size: int = 64
+    replicas: int = 1
+
+    def place(self, b, i, k):
+        del b
+        groups = self.wave_size // self.outer
+        if self.bits == 8:
+            lane = i + self.outer * ((k // 16) % groups)
+            slot = 16 * (k // (16 * groups)) + k % 16
+        else:
+            lane = i + self.outer * (k // 32)
+            slot = k % 32
+        reg, elem = _slot_to_reg(slot, self.bits)
+        return lane[None], reg, elem
+
+    def scale_lane(self, i, k):
+        """The lane whose E8M0 scale byte scales element (i, k) of the ``_scale`` forms: k block
+        ``floor(k/32)`` of row/column ``i`` takes lane ``i + outer*floor(k/32)`` (OCP MX block
+        size 32; CK-MX hardware scale mapping, e.g. 16x16x128 fp8 a(0,64..79) from lane 16)."""
+        return i + self.outer * (k // 32)
 
 
 @dataclass(frozen=True)

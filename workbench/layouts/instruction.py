@@ -8,11 +8,15 @@ Modifier semantics (amd_hw_facts §1.4, from the calculator README, CALC-README)
              0: L; 1: L mod 32; 2: L mod 32 + 32; 3: (L + 16) mod 64; 4..7: 16*(BLGP-4) + L mod 16.
              On CDNA3 f64 MFMAs BLGP is a negate mask instead: bit0 A, bit1 B, bit2 C.
   OPSEL      (RDNA3 16-bit-output WMMA): bit 2 selects the high halves of C/D registers.
+  CBSZ/BLGP  on the gfx950 f8f6f4 MFMAs (``formats`` non-empty) select the A / B element format
+             instead: 0 fp8 E4M3, 1 bf8 E5M2, 2 fp6 E2M3, 3 bf6 E3M2, 4 fp4 E2M1 (amd_hw_facts
+             §1.3: MLIR rocdl.mlir format codes; llvm-objdump prints ``cbsz:2 blgp:4``);
+             ``with_formats(cbsz, blgp)`` is the entry for one selection.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import NamedTuple
 
@@ -20,7 +24,7 @@ import numpy as np
 
 from .layout import OPERANDS, Layout, Location, Placer
 
-__all__ = ["GatherIndex", "MatrixInstruction", "blgp_lane"]
+__all__ = ["GatherIndex", "MatrixInstruction", "blgp_lane", "spans_registers"]
 
 
 class GatherIndex(NamedTuple):
@@ -84,10 +88,14 @@ class MatrixInstruction:
     cd_placer: Placer = field(repr=False)
     aliases: tuple[str, ...] = ()  # other spellings LLVM accepts for this arch
     cbsz_abid: bool = False
-    blgp: str | None = None  # None | "lanes" | "negate"
+    blgp: str | None = None  # None | "lanes" | "negate" | "format" (f8f6f4: B format code)
     cd_opsel: bool = False
     min_llvm: int = 19  # first LLVM major whose clang has the builtin
     source: str = ""  # where the layout comes from
+    formats: tuple[str, ...] = ()  # f8f6f4: element type per CBSZ (A) / BLGP (B) format code
+    format_codes: tuple[int, int] = (0, 0)  # f8f6f4: the (CBSZ, BLGP) this entry stands for
+    scaled: bool = False  # v_mfma_scale_*: A/B carry E8M0 block scales (scale_lane)
+    passes_by_bits: tuple[int, int] | None = None  # f8f6f4 passes: (any 8-bit input, none)
 
     # -- derived numbers -------------------------------------------------------------------------
     @property
@@ -140,12 +148,45 @@ class MatrixInstruction:
             raise ValueError(f"{self.name} on {self.arch} has no OPSEL-selected C/D halves "
                              "(only RDNA3 16-bit-output WMMA does)")
 
+    # -- f8f6f4 format selection -----------------------------------------------------------------
+    def with_formats(self, cbsz: int = 0, blgp: int = 0) -> MatrixInstruction:
+        """This f8f6f4 MFMA with A in format ``cbsz`` and B in format ``blgp`` (types, layouts,
+        register counts and passes follow; SCHED: 8-bit inputs on either side take the longer
+        pass count). The result is a fixed selection: its ``formats`` is empty and
+        ``format_codes`` says which one it is, so its layouts need no modifiers."""
+        if not self.formats:
+            raise ValueError(f"{self.name} on {self.arch} has no CBSZ/BLGP format selection"
+                             + (f" (this entry is the selection cbsz={self.format_codes[0]}, "
+                                f"blgp={self.format_codes[1]})" if self.passes_by_bits else ""))
+        self.check_modifiers(cbsz, 0, blgp)
+        return _variant(self, int(cbsz), int(blgp))
+
+    def scale_lane(self, operand: str) -> np.ndarray:
+        """[blocks, rows, cols] lane whose E8M0 scale byte scales each A or B element of a
+        ``v_mfma_scale_*`` op (with op_sel picking the byte in that lane's scale VGPR)."""
+        op = _operand(operand)
+        placer = self.a_placer if op == "A" else self.b_placer if op == "B" else None
+        if not self.scaled or placer is None:
+            raise ValueError(f"{self.name}: no block scales for operand {op}")
+        b, r, c = np.indices(self.shape(op))
+        lane = placer.scale_lane(r, c) if op == "A" else placer.scale_lane(c, r)
+        return _ro(lane)
+
     # -- modifiers -------------------------------------------------------------------------------
     def check_modifiers(self, cbsz: int = 0, abid: int = 0, blgp: int = 0) -> None:
         """Raise ValueError naming the modifier if CBSZ/ABID/BLGP are illegal here."""
         for nm, v in (("cbsz", cbsz), ("abid", abid), ("blgp", blgp)):
             if not isinstance(v, (int, np.integer)) or v < 0:
                 raise ValueError(f"{self.name}: {nm} must be a non-negative int, got {v!r}")
+        if self.formats:
+            for nm, v in (("cbsz", cbsz), ("blgp", blgp)):
+                if v >= len(self.formats):
+                    raise ValueError(f"{self.name}: {nm}={v} is not a format code; "
+                                     + ", ".join(f"{i} = {t}" for i, t in
+                                                 enumerate(self.formats)))
+            if abid:
+                raise ValueError(f"{self.name}: abid={abid} (no A broadcast on f8f6f4 MFMAs)")
+            return
         if (cbsz or abid) and not self.cbsz_abid:
             raise ValueError(f"{self.name} on {self.arch} does not support CBSZ/ABID "
                              f"(cbsz={cbsz}, abid={abid})")
@@ -176,6 +217,8 @@ class MatrixInstruction:
     def effective_source(self, operand: str, block: int, row: int, col: int, *,
                          cbsz: int = 0, abid: int = 0, blgp: int = 0) -> Location:
         """The register slot the hardware reads for element (block,row,col) with modifiers."""
+        if self.formats:
+            return self.with_formats(cbsz, blgp).effective_source(operand, block, row, col)
         g = self.gather_index(operand, cbsz=cbsz, abid=abid, blgp=blgp)
         layout = self.layout(operand)
         layout.location(block, row, col)  # validates coordinates with a clear message
@@ -193,6 +236,8 @@ class MatrixInstruction:
         op = _operand(operand)
         self.check_modifiers(cbsz, abid, blgp)
         self._check_opsel(op, opsel)
+        if self.formats:  # CBSZ/BLGP choose formats: the gather of that format selection
+            return _gather(self.with_formats(cbsz, blgp), op, 0, 0, 0, False, replica)
         if (cbsz or abid) and op != "A":
             raise ValueError(f"{self.name}: CBSZ/ABID apply to operand A, not {op}")
         if blgp and self.blgp == "lanes" and op != "B":
@@ -221,6 +266,11 @@ class MatrixInstruction:
         words = v[:, g.reg, g.lane]
         if g.bits == 32:
             return words
+        if spans_registers(g):  # packed 6-bit: an element may continue in the next register
+            nxt = v[:, np.minimum(g.reg + 1, v.shape[1] - 1), g.lane]
+            words = words.astype(np.uint64) | (nxt.astype(np.uint64) << np.uint64(32))
+            out = (words >> g.shift.astype(np.uint64)) & np.uint64((1 << g.bits) - 1)
+            return out.astype(np.uint32)
         return (words >> g.shift.astype(np.uint32)) & np.uint32((1 << g.bits) - 1)
 
     def scatter_bits(self, vgprs: np.ndarray, operand: str, values: np.ndarray, *,
@@ -247,18 +297,24 @@ class MatrixInstruction:
             for ln in lanes:
                 v[:, reg, ln] = vals
             return
-        # Sub-dword: elements sharing a register word are merged one sub-element at a time.
-        mask = np.uint32((1 << lay.bits) - 1)
-        elem = lay.elem_table()
-        for e in range(lay.elems_per_reg):
-            sel = elem == e
-            if not sel.any():
-                continue
-            shift = np.uint32(e * lay.bits)
-            part = (vals[:, sel] & mask) << shift
+        # Sub-dword: elements sharing a register word are merged one bit offset at a time; a
+        # packed 6-bit element that runs past bit 31 puts its high bits into the next register.
+        bits = lay.bits
+        vals = vals & np.uint32((1 << bits) - 1)
+        bit = lay.bit_table()
+        for lo in np.unique(bit):
+            sel = bit == lo
+            lo = int(lo)
+            n_lo = min(bits, 32 - lo)
+            mask = np.uint32(((1 << n_lo) - 1) << lo)
+            part = (vals[:, sel] << np.uint32(lo)) & mask
             for ln in lanes:
                 r, lane = reg[sel], ln[sel]
-                v[:, r, lane] = (v[:, r, lane] & ~(mask << shift)) | part
+                v[:, r, lane] = (v[:, r, lane] & ~mask) | part
+                if n_lo < bits:
+                    hmask = np.uint32((1 << (bits - n_lo)) - 1)
+                    v[:, r + 1, lane] = (v[:, r + 1, lane] & ~hmask) | (
+                        vals[:, sel] >> np.uint32(n_lo))
 
     def __str__(self) -> str:
         blk = f" x{self.blocks} blocks" if self.blocks > 1 else ""
@@ -267,6 +323,12 @@ class MatrixInstruction:
         return (f"{self.name} [{self.arch}, wave{self.wave_size}] {self.m}x{self.n}x{self.k}{blk}"
                 f" {self.a_type}*{self.b_type}+{self.c_type}->{self.d_type}; VGPRs {regs}; "
                 f"{cyc}; builtin {self.builtin}")
+
+
+def spans_registers(g: GatherIndex) -> bool:
+    """Whether some element of ``g`` continues past bit 31 into the next register (packed
+    6-bit formats; 64-bit elements are register pairs and handled apart)."""
+    return g.bits < 32 and bool((g.shift + g.bits > 32).any())
 
 
 def _operand(operand: str) -> str:
@@ -290,6 +352,24 @@ def _check_vgprs(ins: MatrixInstruction, vgprs, operand: str, g: GatherIndex) ->
 
 
 @cache
+def _variant(ins: MatrixInstruction, cbsz: int, blgp: int) -> MatrixInstruction:
+    ta, tb = ins.formats[cbsz], ins.formats[blgp]
+    pa = replace(ins.a_placer, bits=_format_bits(ta))
+    pb = replace(ins.b_placer, bits=_format_bits(tb))
+    passes = ins.passes
+    if ins.passes_by_bits is not None:
+        passes = ins.passes_by_bits[0 if 8 in (pa.bits, pb.bits) else 1]
+    return replace(ins, a_type=ta, b_type=tb, a_placer=pa, b_placer=pb, format_codes=(cbsz, blgp),
+                   passes=passes, cycles=None if passes is None else 4 * passes, formats=(),
+                   blgp=None)
+
+
+def _format_bits(t: str) -> int:
+    """Element width of an f8f6f4 format name (float8_*, float6_*, float4_*)."""
+    return int(t.removeprefix("float")[0])
+
+
+@cache
 def _layout(ins: MatrixInstruction, op: str, opsel_hi: bool) -> Layout:
     placer = ins.a_placer if op == "A" else ins.b_placer if op == "B" else ins.cd_placer
     if opsel_hi:
@@ -308,4 +388,7 @@ def _gather(ins: MatrixInstruction, op: str, cbsz: int, abid: int, blgp: int,
         lane, reg, elem = lane[src], reg[src], elem[src]
     if op == "B" and blgp:
         lane = blgp_lane(lane, blgp)
-    return GatherIndex(_ro(lane), _ro(reg), _ro(elem), _ro(elem * lay.bits), lay.bits)
+    shift = lay.bit_table()
+    if op == "A" and (cbsz or abid):
+        shift = shift[src]
+    return GatherIndex(_ro(lane), _ro(reg), _ro(elem), _ro(shift), lay.bits)

@@ -30,7 +30,8 @@ class Placer(Protocol):
 class Location(NamedTuple):
     """One register slot holding a matrix element: bits ``bit_lo..bit_hi`` of VGPR ``reg``
     (offset from the operand's base register) in ``lane``. For 64-bit elements ``reg`` is the
-    low register of the pair and ``bit_hi`` is 63."""
+    low register of the pair and ``bit_hi`` is 63; a packed 6-bit element (gfx950 fp6) may also
+    run past bit 31 into ``reg + 1`` (e.g. bits 30..35)."""
 
     lane: int
     reg: int
@@ -72,7 +73,8 @@ class Layout:
         self.bits = placer.bits
         self.wave_size = placer.wave_size
         self.replicas = placer.replicas
-        self.elems_per_reg = max(1, 32 // self.bits)
+        # elements that start in one 32-bit register: 32/bits, or ceil(32/6) = 6 for packed 6-bit
+        self.elems_per_reg = max(1, -(-32 // self.bits))
 
     # -- the formula evaluated over the whole matrix -------------------------------------------
     @cached_property
@@ -101,8 +103,10 @@ class Layout:
 
     @cached_property
     def regs(self) -> int:
-        """VGPRs the operand occupies (a 64-bit element counts its whole register pair)."""
-        return int(self._placed[1].max()) + (2 if self.bits == 64 else 1)
+        """VGPRs the operand occupies (up to the register holding its highest element bit: a
+        64-bit element counts its whole register pair)."""
+        last = 32 * self._placed[1] + self.bit_table() + self.bits - 1
+        return int(last.max()) // 32 + 1
 
     def lane_table(self, replica: int = 0) -> np.ndarray:
         """[blocks, rows, cols] lane of each element (replica 0 = first location)."""
@@ -123,8 +127,18 @@ class Layout:
         return self._placed[2]
 
     def bit_table(self) -> np.ndarray:
-        """[blocks, rows, cols] lowest bit of each element inside its lane's register."""
-        return self._placed[2] * self.bits
+        """[blocks, rows, cols] lowest bit of each element inside its lane's register ``reg``
+        (``elem*bits`` for 4/8/16-bit types; for packed 6-bit ones the bit where the element
+        starts, which may run on into ``reg + 1``: see ``formulas._slot_to_reg``)."""
+        return self._bit_table
+
+    @cached_property
+    def _bit_table(self) -> np.ndarray:
+        reg, elem = self._placed[1], self._placed[2]
+        if self.bits >= 32:
+            return _readonly(np.zeros_like(elem))
+        first = -(-(32 * reg) // self.bits)  # first element that starts in register reg
+        return _readonly((self.bits * (first + elem) - 32 * reg).astype(np.int32))
 
     @cached_property
     def _element_table(self) -> np.ndarray:
@@ -152,8 +166,8 @@ class Layout:
         b = self._check("block", block, self.blocks)
         r = self._check("row", row, self.rows)
         c = self._check("col", col, self.cols)
-        lanes, reg, elem = self._placed
-        lo = int(elem[b, r, c]) * self.bits
+        lanes, reg, _elem = self._placed
+        lo = int(self.bit_table()[b, r, c])
         return [Location(int(lanes[rep, b, r, c]), int(reg[b, r, c]), lo, lo + self.bits - 1)
                 for rep in range(self.replicas)]
 

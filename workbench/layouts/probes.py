@@ -29,7 +29,12 @@ def _ctype(t: str) -> tuple[str, str | None]:
 
 
 def kernel_name(ins: MatrixInstruction) -> str:
-    """The probe kernel's name: the builtin without its prefix."""
+    """The probe kernel's name: the builtin without its prefix (f8f6f4: the mnemonic, one
+    builtin emits both forms, plus ``_fmt<cbsz>_<blgp>`` for a format selection)."""
+    if ins.builtin_form.startswith("f8f6f4"):
+        c, b = ins.format_codes
+        return "probe_" + ins.name.removeprefix("v_") + (f"_fmt{c}_{b}" if (c, b) != (0, 0)
+                                                          else "")
     return "probe_" + ins.builtin.removeprefix("__builtin_amdgcn_")
 
 
@@ -41,6 +46,13 @@ def _call(ins: MatrixInstruction) -> str:
         return f"{b}(a[t], b[t], c[t])"
     if ins.builtin_form == "wmma_opsel":
         return f"{b}(a[t], b[t], c[t], false)"  # OPSEL: low halves of C/D
+    if ins.builtin_form.startswith("f8f6f4"):
+        # (A, B, C, A format, B format, A op_sel, A scale, B op_sel, B scale); constant zero
+        # scales with op_sel 0 select the unscaled mnemonic (clang 22, llvm-objdump)
+        c, f = ins.format_codes
+        if ins.builtin_form == "f8f6f4":
+            return f"{b}(a[t], b[t], c[t], {c}, {f}, 0, 0, 0, 0)"
+        return f"{b}(a[t], b[t], c[t], {c}, {f}, 0, sa[t], 0, sb[t])"
     if ins.builtin_form == "wmma_int":
         return f"{b}(true, a[t], true, b[t], c[t], false)"  # signed A, signed B, no clamp
     raise ValueError(f"{ins.name}: unknown builtin form {ins.builtin_form!r}")
@@ -56,9 +68,10 @@ def probe_source(instrs: MatrixInstruction | Iterable[MatrixInstruction]) -> str
         for _, td in (ret, ta, tb, tc):
             if td:
                 typedefs[td] = None
+        scales = ", const int* sa, const int* sb" if ins.builtin_form == "f8f6f4_scale" else ""
         kernels.append(
             f'extern "C" __global__ void {kernel_name(ins)}'
-            f"(const {ta[0]}* a, const {tb[0]}* b, {tc[0]}* c) {{\n"
+            f"(const {ta[0]}* a, const {tb[0]}* b, {tc[0]}* c{scales}) {{\n"
             f"  int t = __builtin_amdgcn_workitem_id_x();\n"
             f"  c[t] = {_call(ins)};\n}}\n")
     return "\n".join([*typedefs, "", *kernels])

@@ -183,6 +183,23 @@ cdna([], [], 32, 32, 16, 1, 16, lambda b, i, k: ([32 * (k // 8) + i], (k % 8) //
      "lane 32*floor(k/8)+i, element k%8", S950, o_32x32, "identical to 32x32x8", S950,
      archs_extra=[(G950, ["v_mfma_f32_32x32x16_f16", "v_mfma_f32_32x32x16_bf16"])])
 
+# gfx950 f8f6f4, default selection cbsz = blgp = 0 (fp8 x fp8): composable_kernel
+# test/mx_mfma_op/mx_mfma_op.hpp "Register Mapping for 16x128 / 32x64 for FP8" tables -- lanes
+# 0-15 | 16-31 | 32-47 | 48-63 hold K0-15 | K16-31 | K32-47 | K48-63 in Reg 0-3 (byte k%4 of Reg
+# (k%16)/4) and K64-79 | ... | K112-127 in Reg 4-7; 32x64: lanes 0-31 | 32-63, K0-15 | K16-31 in
+# Reg 0-3 and K32-47 | K48-63 in Reg 4-7. B the same with j for i.
+SMX = "CK test/mx_mfma_op/mx_mfma_op.hpp FP8 register-mapping tables"
+cdna([], [], 16, 16, 128, 1, 8,
+     lambda b, i, k: ([i + 16 * ((k % 64) // 16)], 4 * (k // 64) + (k % 16) // 4, 8 * (k % 4)),
+     "K0-63: lane i+16*floor(k/16), Reg floor(k%16/4); K64-127: same lanes, Reg 4+..; byte k%4",
+     SMX, o_16x16, "identical to 16x16x32", SMX,
+     archs_extra=[(G950, ["v_mfma_f32_16x16x128_f8f6f4", "v_mfma_scale_f32_16x16x128_f8f6f4"])])
+cdna([], [], 32, 32, 64, 1, 8,
+     lambda b, i, k: ([i + 32 * ((k % 32) // 16)], 4 * (k // 32) + (k % 16) // 4, 8 * (k % 4)),
+     "K0-31: lane i+32*floor(k/16), Reg floor(k%16/4); K32-63: same lanes, Reg 4+..; byte k%4",
+     SMX, o_32x32, "identical to 32x32x16", SMX,
+     archs_extra=[(G950, ["v_mfma_f32_32x32x64_f8f6f4", "v_mfma_scale_f32_32x32x64_f8f6f4"])])
+
 # ---- RDNA3 (facts §2.1) ------------------------------------------------------------------------
 S3 = "facts §2.1 (CALC)"
 R3_IN = {16: (["v_wmma_f32_16x16x16_f16", "v_wmma_f32_16x16x16_bf16", "v_wmma_f16_16x16x16_f16",
