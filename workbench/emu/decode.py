@@ -60,6 +60,9 @@ FORMATS: tuple[tuple[str, int, int, int], ...] = (
 # Source-operand codes of the 32-bit formats (CDNA3 ISA "SSRC0/SRC0" operand table; LLVM
 # SIDefines.h): 255 = a 32-bit literal dword follows, 250 = DPP dword, 249 = SDWA dword.
 SRC_LITERAL, SRC_DPP, SRC_SDWA = 255, 250, 249
+# VOP3P opcode of v_mfma_ld_scale_b32, the prefix of gfx950's scaled MFMAs (encoding word 0 =
+# 0xD3AC....: bits [22:16] = 0x2C; mai-gfx950.s encodings [..,0xac,0xd3,..])
+VOP3P_MFMA_LD_SCALE = 0x2C
 # VOP2 opcodes whose encoding always carries the K literal (printed as an operand)
 K_LITERAL = {"v_fmamk_f32", "v_fmaak_f32", "v_madmk_f32", "v_madak_f32", "v_fmamk_f16",
              "v_fmaak_f16", "v_madmk_f16", "v_madak_f16"}
@@ -103,6 +106,11 @@ def encoded_words(mnemonic: str, words: tuple[int, ...]) -> tuple[str, int]:
             n += 1
         elif fmt == "VOP2" and split_mnemonic(mnemonic)[0] in K_LITERAL:
             n += 1
+    elif fmt == "VOP3P" and (w >> 16) & 0x7F == VOP3P_MFMA_LD_SCALE:
+        # gfx950 v_mfma_scale_*: a v_mfma_ld_scale_b32 pair (the two scale sources) fused with
+        # the MFMA's own VOP3P pair, printed as one instruction (CDNA4 ISA §7.2 "four-dword
+        # encoding"; LLVM VOP3PX, llvm/test/MC/AMDGPU/mai-gfx950.s: 16 encoding bytes)
+        n = 4
     return fmt, n
 
 

@@ -13,6 +13,17 @@ partial sums cancel (tests compare with a tolerance of a few fp32 ulp for that r
 accumulates exactly in int64 and wraps to int32; f64 in f64. MFMA is only defined here with a
 full EXEC mask (clang never emits one under divergence); a partial EXEC raises instead of
 guessing.
+
+gfx950 f8f6f4 MFMAs (``v_mfma_[scale_]f32_{16x16x128,32x32x64}_f8f6f4``, ``_f8f6f4`` below):
+CBSZ / BLGP pick the A / B element formats (``MatrixInstruction.with_formats``), decoded exactly
+by the OCP tables of ``emu.mx``; the scaled forms multiply each A (B) element by the E8M0 scale
+byte of the lane the catalog's ``scale_lane`` names, the byte chosen by op_sel/op_sel_hi
+(A: op_sel[0] + 2*op_sel_hi[0], B: index 1; clang 22 builtin arguments opselA = 2, opselB = 3
+print as ``op_sel:[0,1,0] op_sel_hi:[1,1,0]``); the unscaled forms use scale 1 (CDNA4 ISA:
+ABID[0] = 0 forces the scale to 1.0). Products of these formats and power-of-two scales are
+exact in float64; the emulator sums them in float64 and rounds D once to fp32 (the hardware's
+internal order/precision is not documented: results agree bit for bit whenever that sum is
+exact in fp32, which the tests arrange).
 """
 from __future__ import annotations
 
@@ -114,6 +125,10 @@ def _reader(st_rows: int, nregs: int, g_index, bits: int):
     shape = g_index.reg.shape
     shift = g_index.shift.reshape(-1).astype(U32)
     n = nregs  # the catalog's register count already includes the high dwords of 64-bit data
+    # packed 6-bit elements (gfx950 fp6) may continue in the next register of the lane
+    spans = bits < 32 and bool((g_index.shift + bits > 32).any())
+    flat_next = (np.minimum(g_index.reg.astype(np.int64) + 1, n - 1) * 64
+                 + g_index.lane).reshape(-1)
 
     def rd(st, g):
         x = st.R[st_rows:st_rows + n, g.ix]  # [n, w, 64]
@@ -123,6 +138,9 @@ def _reader(st_rows: int, nregs: int, g_index, bits: int):
             v = words.astype(U64) | (np.take(x2, flat_hi, axis=1).astype(U64) << U64(32))
         elif bits == 32:
             v = words
+        elif spans:
+            v = words.astype(U64) | (np.take(x2, flat_next, axis=1).astype(U64) << U64(32))
+            v = ((v >> shift.astype(U64)) & U64((1 << bits) - 1)).astype(U32)
         else:
             v = (words >> shift) & U32((1 << bits) - 1)
         return v.reshape((g.w,) + shape)
@@ -130,6 +148,13 @@ def _reader(st_rows: int, nregs: int, g_index, bits: int):
 
 
 def _build_mfma(d: Decoded):
+    arch = d.kernel.arch
+    try:
+        ins = catalog_entry(d.base, arch)
+    except ValueError as e:
+        raise UnknownInstruction(d.mnemonic, d.addr, d.inst.text, str(e)) from None
+    if ins.formats:
+        return _build_f8f6f4(d, ins)
     for k in d.mods:
         if k not in ("cbsz", "abid", "blgp", "neg"):
             raise UnknownInstruction(d.mnemonic, d.addr, d.inst.text, f"modifier {k}")
@@ -139,11 +164,6 @@ def _build_mfma(d: Decoded):
         # llvm/test/MC/AMDGPU/mai-gfx940.s), i.e. blgp = a | b << 1 | c << 2
         nl = d.mods["neg"] if isinstance(d.mods["neg"], list) else [d.mods["neg"]]
         blgp |= sum(int(bool(x)) << i for i, x in enumerate(nl))
-    arch = d.kernel.arch
-    try:
-        ins = catalog_entry(d.base, arch)
-    except ValueError as e:
-        raise UnknownInstruction(d.mnemonic, d.addr, d.inst.text, str(e)) from None
     for t in (ins.a_type, ins.b_type):
         if t not in ("f32", "f16", "bf16", "i8", "f64") and t not in INPUT_DECODERS:
             raise UnknownInstruction(d.mnemonic, d.addr, d.inst.text,
@@ -248,6 +268,92 @@ def _build_mfma(d: Decoded):
             if wide:  # a 64-bit element spans registers k (low dword) and k+1 (high dword)
                 v = np.where(hi_half[k], v >> U64(32), v & U64(0xFFFFFFFF)).astype(U32)
             st.vwrite(drow + k, g, v)
+    return run
+
+
+def _mod_bit(v, i: int) -> int:
+    """Bit ``i`` of an op_sel-style modifier printed as ``[a,b,c]`` (absent -> 0)."""
+    if v is None:
+        return 0
+    v = v if isinstance(v, list) else [v]
+    return int(v[i]) if i < len(v) else 0
+
+
+def _build_f8f6f4(d: Decoded, base):
+    """gfx950 ``v_mfma_[scale_]f32_*_f8f6f4``: formats from CBSZ/BLGP, optional E8M0 scales."""
+    from .mx import e8m0_to_f64
+
+    def refuse(why: str):
+        raise UnknownInstruction(d.mnemonic, d.addr, d.inst.text, why)
+
+    for k in d.mods:
+        if k not in ("cbsz", "blgp") + (("op_sel", "op_sel_hi") if base.scaled else ()):
+            refuse(f"modifier {k}")
+    try:
+        ins = base.with_formats(int(d.mods.get("cbsz", 0)), int(d.mods.get("blgp", 0)))
+    except ValueError as e:
+        refuse(str(e))
+    if len(d.ops) != (6 if ins.scaled else 4):
+        refuse(f"{len(d.ops)} operands")
+    dst, a, b, c = d.ops[:4]
+    nv = d.kernel.n_vgpr
+    if any(o.neg or o.abs for o in d.ops):
+        refuse("neg/abs source modifier")
+    for o, op in ((dst, "D"), (a, "A"), (b, "B")):
+        if o.kind not in ("v", "a") or o.n != ins.vgprs[op]:
+            refuse(f"operand {op} = {o.text}: {ins.dtype(op)} needs {ins.vgprs[op]} registers")
+    ga, gb = ins.gather_index("A"), ins.gather_index("B")
+    ra = _reader(row_of(a, nv), ins.vgprs["A"], ga, ga.bits)
+    rb = _reader(row_of(b, nv), ins.vgprs["B"], gb, gb.bits)
+    dec_a, dec_b = INPUT_DECODERS[ins.a_type], INPUT_DECODERS[ins.b_type]
+    blocks, m, n = ins.shape("D")
+    tab = ins.scatter_index("D")[:, :, 0, :]  # [lanes, regs, 3]
+    flat = (tab[..., 1] * n + tab[..., 2]).T  # [regs, lanes] element of each D slot
+    nreg = flat.shape[0]
+    drow = row_of(dst, nv)
+    if c.kind in ("v", "a"):
+        if c.n != nreg:
+            refuse(f"operand C = {c.text}: needs {nreg} registers")
+        crow, cconst = row_of(c, nv), 0.0
+    elif c.kind in ("imm", "fimm"):
+        crow = None
+        cconst = float(np.asarray(imm_bits(c, 32, True), U32).view(np.float32))
+    else:
+        refuse(f"C operand {c.text}")
+    scales = None
+    if ins.scaled:
+        sa, sb = d.ops[4:6]
+        for o in (sa, sb):
+            if o.kind != "v" or o.n != 1:
+                # LLVM allows only VGPRs here: with inline/SGPR constants the hardware reads
+                # bits [30:23] as the scale (llvm-project PR 158117), which is not modelled
+                refuse(f"scale operand {o.text} (only a VGPR)")
+        shift = [8 * (_mod_bit(d.mods.get("op_sel"), i)
+                      + 2 * _mod_bit(d.mods.get("op_sel_hi"), i)) for i in (0, 1)]
+        scales = ((row_of(sa, nv), U32(shift[0]), ins.scale_lane("A")[0]),
+                  (row_of(sb, nv), U32(shift[1]), ins.scale_lane("B")[0]))
+
+    def run(st, g):
+        if not st.EM[g.ix].all():
+            raise EmulatorError(f"`{d.inst.text}` at pc 0x{d.addr:x} executed with a partial "
+                                "EXEC mask; MFMA under divergence is not modelled")
+        A = dec_a(ra(st, g))[:, 0].astype(np.float64)  # [w, M, K]
+        B = dec_b(rb(st, g))[:, 0].astype(np.float64)  # [w, K, N]
+        if scales is not None:
+            (row_a, sh_a, lane_a), (row_b, sh_b, lane_b) = scales
+            A = A * np.take(e8m0_to_f64(st.R[row_a, g.ix] >> sh_a), lane_a, axis=1)
+            B = B * np.take(e8m0_to_f64(st.R[row_b, g.ix] >> sh_b), lane_b, axis=1)
+        P = np.take(np.matmul(A, B).reshape(g.w, -1), flat, axis=1).transpose(1, 0, 2)
+        if crow is not None:
+            P = P + st.R[crow:crow + nreg, g.ix].view(np.float32)
+        elif cconst != 0:
+            P = P + cconst
+        out = P.astype(np.float32).view(U32)
+        if isinstance(g.ix, slice):
+            st.R[drow:drow + nreg, g.ix] = out
+        else:
+            for k in range(nreg):
+                st.vwrite(drow + k, g, out[k])
     return run
 
 

@@ -29,4 +29,5 @@ from . import (  # noqa: F401
     fam_vop3p,
     fam_vtrans,
     fp8,  # registers the fp8/bf8 MFMA input decoders
+    mx,  # registers the gfx950 OCP fp8/fp6/fp4 MFMA input decoders
 )

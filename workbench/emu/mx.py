@@ -1,0 +1,93 @@
+"""OCP element formats of gfx950 (fp8 E4M3 / bf8 E5M2, fp6 E2M3 / bf6 E3M2, fp4 E2M1) and the
+E8M0 block scale: bit-exact decode tables.
+
+Why tables: a code has at most 256 values, so one ``np.take`` decodes any array exactly, and
+every value here is exact in float32 (at most 4 significant bits, exponents 2^-16 .. 2^15).
+
+gfx950 uses the OCP flavours, not gfx942's FNUZ ones (amd_hw_facts §1.2; the f8f6f4 MFMA
+format codes 0..4 of §1.3). Field layouts and special values:
+
+* fp8 E4M3 ("E4M3FN"): bias 7, largest 448; S.1111.111 is NaN (both signs), no infinities,
+  -0 exists. bf8 E5M2: bias 15, largest 57344; S.11111.00 is ±inf, S.11111.{01,10,11} NaN.
+  (OCP 8-bit Floating Point Specification (OFP8) rev 1.0, Table 1; LLVM APFloat
+  ``Float8E4M3FN`` / ``Float8E5M2``.)
+* fp6 E2M3: bias 1, largest 7.5; bf6 E3M2: bias 3, largest 28; fp4 E2M1: bias 1, largest 6. No
+  infinities or NaN in any of them. (OCP Microscaling Formats (MX) v1.0, §5.3 "Element data
+  types", Tables 2-3; LLVM APFloat ``Float6E2M3FN`` / ``Float6E3M2FN`` / ``Float4E2M1FN``.)
+* Every format: an exponent field of 0 is subnormal, ``mantissa * 2**(1 - bias - mbits)``.
+* E8M0 scale: 8 exponent bits, no sign or mantissa, value ``2**(e - 127)``; 0xFF is NaN (OCP MX
+  v1.0 §5.4 "Scale data type"). gfx950 hardware agrees on the bias: the CK scale-mapping run
+  (composable_kernel test/mx_mfma_op/scale_mapping_16x16x128) gives lane L the scale 127 + L and
+  reads back 2^L.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+# name -> (exponent bits, mantissa bits, bias, special): special "fn" = all-ones code is NaN
+# (E4M3), "ieee" = top exponent is inf/NaN (E5M2), None = every code finite
+MX_FORMATS: dict[str, tuple[int, int, int, str | None]] = {
+    "float8_e4m3fn": (4, 3, 7, "fn"),
+    "float8_e5m2": (5, 2, 15, "ieee"),
+    "float6_e2m3fn": (2, 3, 1, None),
+    "float6_e3m2fn": (3, 2, 3, None),
+    "float4_e2m1fn": (2, 1, 1, None),
+}
+
+
+def _table(exp_bits: int, man_bits: int, bias: int, special: str | None) -> np.ndarray:
+    """float64 value of each code (2**(1+e+m) of them) of one OCP format."""
+    n = 1 + exp_bits + man_bits
+    code = np.arange(1 << n, dtype=np.int64)
+    sign = np.where(code >> (n - 1) & 1, -1.0, 1.0)
+    e = (code >> man_bits) & ((1 << exp_bits) - 1)
+    m = code & ((1 << man_bits) - 1)
+    mag = np.where(e == 0, m * np.exp2(1 - bias - man_bits),
+                   (1.0 + m / (1 << man_bits)) * np.exp2(e - bias))
+    top = e == (1 << exp_bits) - 1
+    if special == "fn":
+        mag = np.where(top & (m == (1 << man_bits) - 1), np.nan, mag)
+    elif special == "ieee":
+        mag = np.where(top, np.where(m == 0, np.inf, np.nan), mag)
+    v = sign * mag
+    v.setflags(write=False)
+    return v
+
+
+MX_TABLES: dict[str, np.ndarray] = {name: _table(*p) for name, p in MX_FORMATS.items()}
+
+
+def mx_to_f64(codes: np.ndarray, fmt: str) -> np.ndarray:
+    """Decode codes (right-aligned in any unsigned-int array) of ``fmt`` to float64."""
+    try:
+        table = MX_TABLES[fmt]
+    except KeyError:
+        raise ValueError(f"unknown OCP format {fmt!r}; known: {sorted(MX_TABLES)}") from None
+    return np.take(table, np.asarray(codes).astype(np.int64) & (len(table) - 1))
+
+
+def e8m0_to_f64(codes: np.ndarray) -> np.ndarray:
+    """E8M0 scale bytes -> float64 ``2**(e-127)``; 0xFF -> NaN (OCP MX v1.0 §5.4)."""
+    e = np.asarray(codes).astype(np.int64) & 0xFF
+    return np.where(e == 0xFF, np.nan, np.exp2((e - 127).astype(np.float64)))
+
+
+def _mfma_decoder(fmt: str):
+    """Decoder for ``fam_mfma.INPUT_DECODERS``: codes -> float32 (exact)."""
+    table32 = MX_TABLES[fmt].astype(np.float32)
+    table32.setflags(write=False)
+    mask = len(table32) - 1
+    return lambda bits: np.take(table32, np.asarray(bits).astype(np.int64) & mask)
+
+
+def _register_mfma_inputs() -> None:
+    """Make the gfx950 f8f6f4 MFMAs' element formats decodable by the MFMA family."""
+    from .fam_mfma import INPUT_DECODERS
+
+    for fmt in MX_TABLES:
+        INPUT_DECODERS.setdefault(fmt, _mfma_decoder(fmt))
+
+
+_register_mfma_inputs()
+
+__all__ = ["MX_FORMATS", "MX_TABLES", "e8m0_to_f64", "mx_to_f64"]
