@@ -72,3 +72,18 @@ def test_b16_lane_gets_a_column_of_the_4x16_tile(mod):
     Kernel(mod, "tr_b16", device="emulator:gfx950")[1, 64](data.view(np.int32), perm, out)
     got = out.view(np.uint16).reshape(4, 16, 4)  # [group, lane j, element r]
     np.testing.assert_array_equal(got, tile.transpose(0, 2, 1))
+
+
+def test_trace_of_a_gfx950_kernel_uses_gfx950_tables_and_says_assumption(mod):
+    from workbench.lds.trace_analysis import trace_conflicts
+
+    data = np.arange(256, dtype=np.int32)
+    perm = np.arange(64, dtype=np.int32)
+    out = np.zeros(128, np.int32)
+    tr = Kernel(mod, "tr_b16", device="emulator:gfx950").trace[1, 64](data, perm, out)
+    assert tr.arch == "gfx950"
+    rep = trace_conflicts(tr)
+    assert rep.arch == "gfx950"
+    ins = next(i for i in rep if i.mnemonic == "ds_read_b64_tr_b16")
+    assert ins.table.banks == 64 and ins.table.is_assumption
+    assert "ASSUMPTION: ds_read_b64_tr_b* phases not measured" in rep.text()

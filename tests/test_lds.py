@@ -72,7 +72,7 @@ def test_decode_returns_flag():
     assert ds_instruction("ds_read_b32").returns and not ds_instruction("ds_write_b32").returns
 
 
-@pytest.mark.parametrize("name", ["ds_read_b64_tr_b16", "v_add_f32", "ds_gws_init", "ds_append",
+@pytest.mark.parametrize("name", ["ds_read_b64_tr_b6", "v_add_f32", "ds_gws_init", "ds_append",
                                   "ds_read_b8", "ds_read_b256"])
 def test_decode_rejects(name):
     with pytest.raises(UnsupportedInstruction, match=name):
@@ -190,6 +190,24 @@ def test_assumption_flags():
     assert all(phase_table(n, "gfx1100").is_assumption for n in ALL_OPS)
     # wide read path only: other gfx950 accesses keep 32 banks
     assert phase_table("ds_read_b32", "gfx950").banks == 32
+
+
+@pytest.mark.parametrize(("name", "size", "bits", "phases", "banks"), [
+    ("ds_read_b64_tr_b16", 8, 16, 2, 64), ("ds_read_b64_tr_b8", 8, 8, 2, 64),
+    ("ds_read_b64_tr_b4", 8, 4, 2, 64), ("ds_read_b96_tr_b6", 12, 6, 8, 32)])
+def test_gfx950_transposing_reads_are_assumed_like_plain_reads(name, size, bits, phases, banks):
+    op = ds_instruction(name)
+    assert (op.kind, op.size, op.transpose_bits) == ("load", size, bits)
+    t = phase_table(name, "gfx950")
+    plain = phase_table("ds_read_b64" if size == 8 else "ds_read_b96", "gfx950")
+    assert t.groups == plain.groups and len(t.groups) == phases and t.banks == banks
+    assert t.is_assumption and "not measured" in t.provenance()
+    acc = analyze(np.arange(64) * size, None, name, "gfx950")
+    ref = analyze(np.arange(64) * size, None, "ds_read_b64" if size == 8 else "ds_read_b96",
+                  "gfx950")
+    assert "ASSUMPTION" in acc.summary() and acc.conflict_cycles == ref.conflict_cycles
+    with pytest.raises(ValueError, match="gfx950 instruction; gfx942"):
+        phase_table(name, "gfx942")
 
 
 def test_assumption_is_shown_in_outputs():

@@ -127,4 +127,5 @@ class TraceRecorder:
             if n:
                 mc[ins.mnemonic] += n
         return Trace(kernel, ds, self.dropped > 0, self.dropped, pcc, mc, self.bytes_read,
-                     self.bytes_written, executed, list(program.insts))
+                     self.bytes_written, executed, list(program.insts),
+                     arch=getattr(getattr(program, "info", None), "arch", "gfx942"))

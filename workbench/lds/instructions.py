@@ -34,6 +34,7 @@ class DsInstruction:
     addresses: int = 1
     offset_unit: int = 0
     returns: bool = False
+    transpose_bits: int = 0  # gfx950 ds_read_*_tr_b<N>: element bits of the 16-lane exchange
 
     @property
     def touches_banks(self) -> bool:
@@ -85,6 +86,11 @@ _ATOMIC_OPS = ("add", "sub", "rsub", "inc", "dec", "min", "max", "and", "or", "x
 _ATOMIC = re.compile(r"^ds_(" + "|".join(sorted(_ATOMIC_OPS, key=len, reverse=True))
                      + r")(_rtn)?_(u32|i32|f32|b32|u64|i64|f64|b64|f16|bf16)$")
 _PERMUTE = re.compile(r"^ds_(bpermute|permute|swizzle)_b32$")
+# gfx950 transposing reads (LLVM DSInstructions.td DS_READ_B64_TR_B4/B8/B16, DS_READ_B96_TR_B6;
+# llvm-mc -mcpu=gfx950 accepts them, gfx942 does not): each lane reads 8 (12) bytes at its own
+# address; the transpose is a 16-lane data exchange after the read (workbench.emu.fam_dstr).
+_TRANSPOSE = re.compile(r"^ds_read_(b64|b96)_tr_b(4|6|8|16)$")
+_TRANSPOSE_FORMS = {("b64", 4), ("b64", 8), ("b64", 16), ("b96", 6)}
 
 
 def ds_instruction(name: str) -> DsInstruction:
@@ -115,10 +121,13 @@ def ds_instruction(name: str) -> DsInstruction:
         return DsInstruction(n, "atomic", size, returns=bool(rtn))
     if _PERMUTE.match(n):
         return DsInstruction(n, "permute", 4, returns=True)
+    if (m := _TRANSPOSE.match(n)) and (m.group(1), int(m.group(2))) in _TRANSPOSE_FORMS:
+        return DsInstruction(n, "load", _SIZES[m.group(1)], returns=True,
+                             transpose_bits=int(m.group(2)))
     hint = ""
     if n.startswith("ds_") and "_tr_" in n:
-        hint = " (the gfx950 transpose loads gather across lanes; their bank behaviour is not " \
-               "documented, so they are not modelled)"
+        hint = (" (gfx950 has ds_read_b64_tr_b4/b8/b16 and ds_read_b96_tr_b6 only; LLVM "
+                "DSInstructions.td)")
     elif n.startswith("ds_"):
         hint = " (no per-lane LDS address to place in banks, or not a form this model knows)"
     else:

@@ -161,6 +161,16 @@ def _cdna4_tables(wave: int) -> dict[str, tuple]:
                        None)
     out["b64_store"] = (_contiguous(wave, 16), 32, _SRC_HK + ": 4 phases x 16 lanes, 32 banks",
                         None)
+    # transposing reads: each lane still reads 8 (12) contiguous bytes at its own address and
+    # the transpose is a 16-lane exchange afterwards (fam_dstr), so they are taken to go through
+    # the LDS like the plain read of the same width -- nobody has measured them
+    out["tr64"] = (out["b64_load"][0], 64, _SRC_HK + ": ds_read_b64 2 phases x 32 lanes, 64 "
+                   "banks", "ds_read_b64_tr_b* phases not measured: assumed those of ds_read_b64 "
+                   "(same 8 bytes per lane at the lane's own address; the transpose is a "
+                   "16-lane exchange after the read)")
+    out["tr96"] = (_HK_READ_B96, 32, _SRC_HK + ": ds_read_b96 8 phases x 8 lanes, 32 banks",
+                   "ds_read_b96_tr_b6 phases not measured: assumed those of ds_read_b96 (same "
+                   "12 bytes per lane at the lane's own address)")
     return out
 
 
@@ -209,6 +219,8 @@ _PERMUTE_NOTE = ("does not access LDS memory banks: the ISA describes DS_PERMUTE
 
 
 def _access_class(op: DsInstruction) -> str:
+    if op.transpose_bits:
+        return "tr64" if op.size == 8 else "tr96"
     if op.addresses == 2:
         return "pair64" if op.size == 8 else "pair32"
     if op.kind == "atomic":
@@ -251,6 +263,9 @@ def phase_table(instruction: str | DsInstruction, arch: str = "gfx942",
     else:  # a new family in arch.py needs its own phase tables here
         raise ValueError(f"no LDS phase tables for {a.name} (family {a.family!r})")
     cls = _access_class(op)
+    if cls not in tables and cls.startswith("tr"):
+        raise ValueError(f"{op.name} is a gfx950 instruction; {a.name} has no transposing LDS "
+                         "reads (LLVM DSInstructions.td: DS_READ_*_TR_* are gfx950-only)")
     key = cls
     if cls == "b64" and op.kind != "atomic":
         key = "b64_load" if op.kind == "load" else "b64_store"

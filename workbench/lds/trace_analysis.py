@@ -39,8 +39,8 @@ from .phases import PhaseTable, _ranges
 __all__ = ["InstructionConflicts", "LineConflicts", "TraceConflicts", "UnmodelledDs",
            "WorstPhase", "trace_conflicts"]
 
-# The emulator executes gfx942 code objects only (workbench/runtime/emulator.py,
-# EmulatorDevice.arch); traces that do not say otherwise come from it.
+# Emulator traces carry the code object's arch (gfx942 or gfx950, workbench.emu.trace.Trace
+# .arch); a trace-like object that does not say is taken to come from gfx942.
 EMULATOR_ARCH = "gfx942"
 
 # Executions per numpy pass when summing bank hits (bounds the [chunk, phases, banks] array).
@@ -487,10 +487,9 @@ def trace_conflicts(trace: Any, arch: str | None = None, *, source: Any = None
                     ) -> TraceConflicts:
     """Rank the DS instructions of an emulator trace by modelled bank-conflict cycles.
 
-    ``arch``: the phase tables to use (default: ``trace.arch``, else gfx942 - the emulator runs
-    gfx942 code objects). ``source``: the kernel's source (text whose line N is the trace's line
-    N, a Module, or a Kernel) to quote the blamed lines. Every execution of one pc is analysed
-    in one ``analyze_batch`` call.
+    ``arch``: the phase tables to use (default: ``trace.arch``, else gfx942). ``source``: the
+    kernel's source (text whose line N is the trace's line N, a Module, or a Kernel) to quote
+    the blamed lines. Every execution of one pc is analysed in one ``analyze_batch`` call.
     """
     rec = _records(trace)
     arch_name = arch or getattr(trace, "arch", None) or EMULATOR_ARCH

@@ -243,4 +243,17 @@ class _TraceLaunchers:
         self.kernel = kernel
 
     def __getitem__(self, config: tuple) -> _Launcher:
-        return _Launcher(self.kernel, config, "emulator", trace=True)
+        return _Launcher(self.kernel, config, _trace_device(self.kernel), trace=True)
+
+
+def _trace_device(kernel: Kernel) -> str:
+    """The emulator traced launches run on: the kernel's own when it is bound to an emulator
+    (``"emulator:gfx950"``), else the one for the first emulated arch the module has."""
+    from ..emu.launch import EMULATED_ARCHS
+
+    dev = kernel._device
+    name = dev if isinstance(dev, str) else getattr(dev, "name", None)
+    if isinstance(name, str) and name.startswith("emulator"):
+        return name
+    arch = next((a for a in kernel.module.archs if a in EMULATED_ARCHS), EMULATED_ARCHS[0])
+    return "emulator" if arch == EMULATED_ARCHS[0] else f"emulator:{arch}"
