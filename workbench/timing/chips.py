@@ -1,0 +1,154 @@
+"""Per-chip parameter tables of the timing model, one table per chip, every number with its source.
+
+Why one table: the model's behaviour must be traceable to documents, not tuned to a benchmark.
+Each ``Param`` carries its source; values marked ``ASSUMPTION`` have no primary source found
+in this project's references and are stated as such wherever the report lists its sources.
+
+Source keys (full titles in ``SOURCES``): FACTS = shared/reference/amd_hw_facts.md, PERF =
+shared/reference/tutorial_perf_anchors.md, SCHED = LLVM AMDGPU SISchedule.td, GCN = AMD "Graphics
+Cores Next architecture" white paper (2012), RPC = rocprofiler-compute docs (conceptual/*.rst).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+SOURCES = {
+    "FACTS": "shared/reference/amd_hw_facts.md (§3.1 LDS, §6 peak numbers)",
+    "PERF": "shared/reference/tutorial_perf_anchors.md §5 (peak and roofline numbers)",
+    "SCHED": "LLVM llvm/lib/Target/AMDGPU/SISchedule.td (MFMA passes, 1 pass = 4 cycles)",
+    "GCN": "AMD Graphics Cores Next architecture white paper (SIMD16 x 4 cycles per wave64 "
+           "instruction; one issue slot per SIMD every 4 cycles, at most one instruction per wave "
+           "and per instruction type per slot)",
+    "RPC": "rocprofiler-compute conceptual docs: pipeline-descriptions.rst (LDS ports), "
+           "l2-cache.rst, vector-l1-cache.rst",
+    "CDNA3WP": "AMD CDNA 3 architecture white paper (L2: 4 MB per XCD, 16 channels x 128 B/clk)",
+    "MI350DOC": "AMD Instinct MI350 series documentation (CDNA4: 8 XCD x 32 CU, 4 MB L2 per XCD "
+                "with 16 channels, 160 KB LDS with doubled read bandwidth, 8 TB/s HBM3E)",
+    "ISA": "AMD Instinct CDNA3 / CDNA4 ISA reference guides (s_sleep: 64 x SIMM16 clocks; "
+           "s_nop: SIMM16+1 wait states; s_waitcnt field layout)",
+    "ASSUMPTION": "no primary source found in this project's references; a stated model choice",
+}
+
+
+@dataclass(frozen=True)
+class Param:
+    """One model parameter: value, unit and where it comes from."""
+
+    value: float
+    unit: str
+    source: str
+    note: str = ""
+
+    @property
+    def assumed(self) -> bool:
+        return self.source.startswith("ASSUMPTION")
+
+
+@dataclass(frozen=True)
+class Chip:
+    """A GPU for the timing model: identity plus the ``params`` table (name -> Param)."""
+
+    name: str
+    product: str
+    arch: str
+    params: dict = field(default_factory=dict)
+
+    def __getitem__(self, key: str) -> float:
+        return self.params[key].value
+
+    def table(self) -> list[tuple[str, str, str, str]]:
+        """(name, value with unit, source, note) rows, for reports."""
+        return [(k, f"{p.value:g} {p.unit}".strip(), p.source, p.note)
+                for k, p in self.params.items()]
+
+    @property
+    def clock_hz(self) -> float:
+        return self["clock_ghz"] * 1e9
+
+    def peak_flops(self, dtype: str) -> float | None:
+        """Dense matrix peak in FLOP/s for 'bf16' (also f16), 'fp8', 'f32', or None."""
+        key = {"bf16": "flop_per_cu_clk_bf16", "f16": "flop_per_cu_clk_bf16",
+               "fp8": "flop_per_cu_clk_fp8", "f32": "flop_per_cu_clk_f32"}.get(dtype)
+        if key is None or key not in self.params:
+            return None
+        return self["cus"] * self.clock_hz * self[key]
+
+    @property
+    def hbm_bytes_per_s(self) -> float:
+        return self["hbm_tbs"] * 1e12
+
+    @property
+    def achievable_hbm_bytes_per_s(self) -> float:
+        return self.hbm_bytes_per_s * self["hbm_achievable_fraction"]
+
+
+def _common(lds_read_port: float, lds_read_src: str) -> dict:
+    """Parameters shared by CDNA3 and CDNA4 (issue model, latencies, LDS ports)."""
+    A = "ASSUMPTION"
+    return {
+        "simds_per_cu": Param(4, "", "FACTS §6 (4 SIMDs per CU)"),
+        "issue_interval": Param(4, "cycles", "GCN (a SIMD gets an issue slot every 4 cycles)"),
+        "valu_cycles": Param(4, "cycles", "GCN (wave64 on a 16-lane SIMD: 4 cycles)"),
+        "trans_cycles": Param(16, "cycles", f"{A}: transcendentals at quarter rate",
+                              "v_exp/log/rcp/rsq/sqrt/sin/cos"),
+        "salu_cycles": Param(4, "cycles", "GCN (one issue slot)"),
+        "smem_latency": Param(200, "cycles", f"{A}: scalar-cache hit latency"),
+        "lds_latency": Param(64, "cycles", f"{A}: LDS round trip without conflicts"),
+        "lds_read_port": Param(lds_read_port, "B/clk per SIMD pair", lds_read_src),
+        "lds_write_port": Param(64, "B/clk per SIMD pair",
+                                "RPC pipeline-descriptions via FACTS §3.1: address and data share "
+                                "the input port (b32 store: 8 cycles, b128: 20)"),
+        "ta_cycles": Param(4, "cycles per instruction",
+                           f"{A}: texture addresser takes 16 lanes' addresses per clock"),
+        "l1_bytes_per_clk": Param(64, "B/clk per CU",
+                                  f"{A}: vL1D return path 64 B/clk (rocprof-compute vL1D peak; "
+                                  "not re-read this session)"),
+        "line_bytes": Param(128, "B", "CDNA3WP (128-byte L2 line)"),
+        "l2_bytes_per_clk_xcd": Param(2048, "B/clk per XCD", "CDNA3WP / MI350DOC: 16 channels x "
+                                      "128 B/clk"),
+        "l2_latency": Param(500, "cycles", f"{A}: order of published pointer-chasing results "
+                            "(chipsandcheese 'Testing AMD's Giant MI300X'; Tee et al., SC25 MEMO "
+                            "workshop) - not re-read this session"),
+        "hbm_latency": Param(1000, "cycles", f"{A}: same sources as l2_latency"),
+        "hbm_achievable_fraction": Param(0.8, "of peak", f"{A}: STREAM-copy efficiency of HBM "
+                                         "GPUs; no measured MI300X/MI355X copy figure in the "
+                                         "references"),
+        "barrier_latency": Param(4, "cycles", f"{A}: one issue slot after the last arrival"),
+        "sleep_unit": Param(64, "cycles per SIMM16", "ISA (s_sleep)"),
+    }
+
+
+MI300X = Chip("mi300x", "AMD Instinct MI300X", "gfx942", {
+    "cus": Param(304, "CUs", "FACTS §6 (38 per XCD x 8)"),
+    "xcds": Param(8, "XCDs", "FACTS §6"),
+    "clock_ghz": Param(2.1, "GHz", "FACTS §6 (derived from the 1307.4 TF peak)"),
+    "flop_per_cu_clk_bf16": Param(2048, "FLOP/CU/clk", "FACTS §6 (MI300DOC)"),
+    "flop_per_cu_clk_fp8": Param(4096, "FLOP/CU/clk", "FACTS §6 (MI300DOC)"),
+    "flop_per_cu_clk_f32": Param(256, "FLOP/CU/clk", "FACTS §6 (MI300DOC, FP32 matrix)"),
+    "hbm_tbs": Param(5.3, "TB/s", "FACTS §6, PERF §5"),
+    "lds_banks": Param(32, "banks x 4 B", "FACTS §3.1"),
+    **_common(64, "RPC via FACTS §3.1 (64 B per cycle per direction per port)"),
+})
+
+MI355X = Chip("mi355x", "AMD Instinct MI355X", "gfx950", {
+    "cus": Param(256, "CUs", "FACTS §6 (32 per XCD x 8)"),
+    "xcds": Param(8, "XCDs", "FACTS §6"),
+    "clock_ghz": Param(2.4, "GHz", "FACTS §6 (rocminfo max engine clock, HK)"),
+    "flop_per_cu_clk_bf16": Param(4096, "FLOP/CU/clk", "FACTS §6 (derived from 2.5 PF)"),
+    "flop_per_cu_clk_fp8": Param(8192, "FLOP/CU/clk", "FACTS §6 (5.0 PF)"),
+    "hbm_tbs": Param(8.0, "TB/s", "FACTS §6, PERF §5 (MI350DOC)"),
+    "lds_banks": Param(64, "banks x 4 B (wide reads)", "FACTS §3.1-3.2 (HK measurement)"),
+    **_common(128, "MI350DOC 'doubled read bandwidth' (FACTS §3.1): 2 x 64 B/clk"),
+})
+
+CHIPS = {c.name: c for c in (MI300X, MI355X)}
+
+
+def get_chip(chip: str | Chip) -> Chip:
+    """A chip by name ('mi300x', 'mi355x'), case-insensitive; a Chip passes through."""
+    if isinstance(chip, Chip):
+        return chip
+    key = str(chip).lower().replace(" ", "").replace("-", "")
+    if key not in CHIPS:
+        raise ValueError(f"unknown chip {chip!r}; modelled chips: {', '.join(CHIPS)}")
+    return CHIPS[key]

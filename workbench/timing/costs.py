@@ -1,0 +1,155 @@
+"""Per-row costs of a recorded stream: class of each row, LDS bank/port cycles, VMEM service.
+
+Why separate from the simulator: these are vectorised numpy passes over the whole stream (one
+``workbench.lds`` analysis per DS mnemonic), done once; the event loop then only reads lists.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..lds import UnsupportedInstruction, analyze_batch
+from . import classes as C
+from .chips import Chip
+from .stream import InstStream
+
+
+@dataclass
+class RowCosts:
+    """Python lists indexed by stream row (the event loop's inputs)."""
+
+    kind: list
+    cycles: list  # MFMA pipe cycles, NOP/SLEEP stall, TRANS/VALU busy
+    flops: list
+    lds_bank: list  # LDS: bank-busy cycles (workbench.lds: sum of phase degrees)
+    lds_port: list  # LDS: port cycles (bytes over the pair's port rate)
+    lds_write: list  # LDS: True for writes/atomics
+    vm_cycles: list  # VMEM: data-path service cycles (max of L1, L2-share, HBM-share rates)
+    waits: list  # WAIT: (vmcnt, lgkmcnt, expcnt)
+    prio: list
+    classes: dict  # instruction index -> InstClass
+    lds_from_trace: int = 0  # LDS rows costed from recorded addresses
+    lds_estimated: int = 0  # LDS rows costed without addresses (trace truncated)
+
+
+def _classes(stream: InstStream, chip: Chip) -> dict:
+    out = {}
+    for i in np.unique(stream.index):
+        ins = stream.instructions[int(i)]
+        out[int(i)] = C.classify(ins.mnemonic, ins.text, stream.arch, int(chip["trans_cycles"]),
+                                 int(chip["sleep_unit"]))
+    return out
+
+
+def _is_write(mn: str) -> bool:
+    return mn.startswith(("ds_write", "ds_store", "ds_add", "ds_sub", "ds_inc", "ds_dec",
+                          "ds_min", "ds_max", "ds_and", "ds_or", "ds_xor", "ds_cmpst",
+                          "ds_wrxchg", "ds_pk_add")) and "_rtn" not in mn
+
+
+def _lds_record_costs(stream: InstStream, chip: Chip) -> dict:
+    """(wave, pc, occurrence) -> (bank cycles, port cycles) from the recorded DS addresses."""
+    ds = stream.ds
+    out: dict = {}
+    if ds is None or len(ds) == 0:
+        return out
+    n = len(ds)
+    bank = np.zeros(n, np.int64)
+    mnem = np.asarray(ds.mnemonic).astype(str)
+    for mn in np.unique(mnem):
+        sel = np.nonzero(mnem == mn)[0]
+        two = bool(ds.two_addr[sel[0]])
+        addr = ds.addr[sel] if two else ds.addr[sel][:, :, 0]
+        try:
+            bank[sel] = analyze_batch(addr.astype(np.int64), ds.exec[sel], mn, stream.arch).cycles
+        except (UnsupportedInstruction, ValueError, KeyError):
+            act = ds.exec[sel].sum(axis=1)
+            bank[sel] = np.ceil(act * ds.width[sel] * (2 if two else 1)
+                                / (4 * chip["lds_banks"])).astype(np.int64)
+    act = ds.exec.sum(axis=1).astype(np.int64)
+    nbytes = act * ds.width * np.where(ds.two_addr, 2, 1)
+    write = np.array([_is_write(m) for m in mnem], bool)
+    port = np.where(write, np.ceil((act * 4 + nbytes) / chip["lds_write_port"]),
+                    np.ceil(nbytes / chip["lds_read_port"])).astype(np.int64)
+    key = ds.wave.astype(np.int64) * (1 << 32) + ds.pc.astype(np.int64)
+    order = np.lexsort((np.arange(n), key))
+    ks = key[order]
+    first = np.r_[True, ks[1:] != ks[:-1]]
+    grp_start = np.maximum.accumulate(np.where(first, np.arange(n), 0))
+    rank = np.arange(n) - grp_start
+    for j, r, k in zip(order.tolist(), rank.tolist(), ks.tolist()):
+        out[(k, r)] = (int(bank[j]), int(max(port[j], 1)), bool(write[j]))
+    return out
+
+
+def row_costs(stream: InstStream, chip: Chip, dram_fraction: float) -> RowCosts:
+    """Costs of every stream row on ``chip``; ``dram_fraction``: share of line bytes from HBM."""
+    cls = _classes(stream, chip)
+    idx = stream.index
+    n = len(stream)
+    lut_kind = np.zeros(max(cls) + 1, np.int64)
+    lut_cyc = np.zeros(max(cls) + 1, np.int64)
+    lut_flop = np.zeros(max(cls) + 1, np.int64)
+    lut_prio = np.zeros(max(cls) + 1, np.int64)
+    for i, c in cls.items():
+        lut_kind[i] = c.kind
+        lut_cyc[i] = c.cycles if c.kind != C.VALU else chip["valu_cycles"]
+        lut_flop[i] = c.flops
+        lut_prio[i] = c.prio
+    kind = lut_kind[idx]
+    # VMEM data-path service: every line crosses the L1 return path and the CU's L2 share; the
+    # HBM share applies to the fraction of line bytes that miss (the L2 hit model, see model.py)
+    cus_per_xcd = chip["cus"] / chip["xcds"]
+    l2_cu = chip["l2_bytes_per_clk_xcd"] / cus_per_xcd
+    hbm_cu = chip.achievable_hbm_bytes_per_s / chip.clock_hz / chip["cus"]
+    lines = np.where(stream.vm_lines >= 0, stream.vm_lines,
+                     np.ceil(stream.vm_bytes / chip["line_bytes"])).astype(np.float64)
+    lbytes = np.maximum(lines, 1) * chip["line_bytes"]
+    vm = np.maximum.reduce([lbytes / chip["l1_bytes_per_clk"], lbytes / l2_cu,
+                            lbytes * dram_fraction / hbm_cu])
+    vm = np.where((kind == C.VMEM_LOAD) | (kind == C.VMEM_STORE), np.ceil(vm), 0).astype(np.int64)
+    # LDS rows: match the k-th execution of (wave, pc) to the k-th DS record of the same
+    lds_bank = np.zeros(n, np.int64)
+    lds_port = np.zeros(n, np.int64)
+    lds_write = np.zeros(n, bool)
+    rows = np.nonzero(kind == C.LDS)[0]
+    rc = RowCosts([], [], [], [], [], [], [], [], [], cls)
+    if rows.size:
+        rec = _lds_record_costs(stream, chip)
+        pcs = np.array([stream.instructions[int(i)].addr for i in range(len(stream.instructions))],
+                       np.int64)
+        key = stream.wave[rows].astype(np.int64) * (1 << 32) + pcs[idx[rows]]
+        order = np.lexsort((rows, key))
+        ks = key[order]
+        first = np.r_[True, ks[1:] != ks[:-1]]
+        m = len(rows)
+        grp_start = np.maximum.accumulate(np.where(first, np.arange(m), 0))
+        rank = np.arange(m) - grp_start
+        for j, r, k in zip(rows[order].tolist(), rank.tolist(), ks.tolist()):
+            hit = rec.get((k, r))
+            if hit is None:
+                mn = stream.instructions[int(idx[j])].mnemonic
+                act = int(stream.active[j])
+                w = _is_write(mn)
+                bank_c = max(1, -(-act * 4 // (4 * int(chip["lds_banks"]))))
+                port_c = max(1, -(-act * 4 // int(chip["lds_write_port" if w else
+                                                       "lds_read_port"])))
+                lds_bank[j], lds_port[j], lds_write[j] = bank_c, port_c, w
+                rc.lds_estimated += 1
+            else:
+                lds_bank[j], lds_port[j], lds_write[j] = hit
+                rc.lds_from_trace += 1
+    waits = [(-1, -1, -1)] * (max(cls) + 1)
+    for i, c in cls.items():
+        waits[i] = c.waits
+    rc.kind = kind.tolist()
+    rc.cycles = lut_cyc[idx].tolist()
+    rc.flops = lut_flop[idx].tolist()
+    rc.lds_bank = lds_bank.tolist()
+    rc.lds_port = lds_port.tolist()
+    rc.lds_write = lds_write.tolist()
+    rc.vm_cycles = vm.tolist()
+    rc.waits = [waits[i] for i in idx.tolist()]
+    rc.prio = lut_prio[idx].tolist()
+    return rc

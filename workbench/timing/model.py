@@ -1,0 +1,148 @@
+"""From a recorded stream to a TimingReport: one CU's waves simulated, the grid extrapolated.
+
+Why this shape: a CU's behaviour over the workgroups it holds at the kernel's occupancy decides
+the kernel's speed; the grid is that CU's time multiplied out with wave quantisation over the
+chip's XCDs and CUs (workgroups are dispatched round-robin to the XCDs, then to their CUs).
+
+Stated model choices (also printed in every report):
+* L2 hit model: the kernel's footprint (every byte of its buffers) crosses HBM once; every other
+  requested line hits L2 (or the Infinity Cache). So the missing fraction of line bytes is
+  footprint / (line bytes the whole grid requests), capped at 1. No L1 reuse is modelled.
+* Bandwidth shares: each CU gets 1/CUs of the achievable HBM bandwidth and 1/(CUs per XCD) of its
+  XCD's L2 bandwidth (all CUs busy); a partly filled last round gets no extra share.
+* Long streams: when the CU's streams hold more than ``max_rows`` wave-instructions, the model
+  simulates that prefix and extrapolates the rest at the rate of the prefix's second half.
+"""
+from __future__ import annotations
+
+import math
+import time
+from collections import Counter
+
+import numpy as np
+
+from . import classes as C
+from .chips import Chip, get_chip
+from .costs import row_costs
+from .report import TimingReport
+from .simulate import SimResult, simulate
+from .stream import InstStream
+
+DEFAULT_MAX_ROWS = 200_000
+
+NOTES = (
+    "L2 hit model: the kernel's footprint is read/written from HBM once; every other line "
+    "request hits L2 (no L1 reuse modelled).",
+    "Each CU gets 1/CUs of the achievable HBM bandwidth and its share of its XCD's L2 bandwidth.",
+    "Dependent-instruction hazards are timed through the compiler's s_nop padding; "
+    "sched_barrier/sched_group_barrier are compile-time only.",
+)
+
+
+def _extrapolated_cycles(sim: SimResult) -> float:
+    if sim.complete:
+        return float(sim.cycles)
+    cps = [c for c in sim.checkpoints if c[1] <= sim.retired // 2] or [(0, 0)]
+    t_h, r_h = cps[-1]
+    rate = (sim.retired - r_h) / max(1, sim.cycles - t_h)
+    return sim.cycles + (sim.total_rows - sim.retired) / max(rate, 1e-9)
+
+
+def _placement(stream: InstStream, groups: list[int]):
+    """wave -> rows, SIMD, workgroup for the waves of ``groups`` (dispatch order)."""
+    pos = {g: i for i, g in enumerate(groups)}
+    wpg = stream.waves_per_group
+    bounds = np.searchsorted(stream.wave, stream.waves, "left").tolist() + [len(stream)]
+    rows_of, simd_of, group_of = {}, {}, {}
+    for i, w in enumerate(stream.waves.tolist()):
+        g = int(stream.wave_workgroup[i])
+        if g not in pos:
+            continue
+        rows_of[w] = list(range(bounds[i], bounds[i + 1]))
+        simd_of[w] = (pos[g] * wpg + int(stream.wave_in_group[i])) % 4
+        group_of[w] = g
+    return rows_of, simd_of, group_of
+
+
+def predict(stream: InstStream, chip: str | Chip = "mi355x", *, total_workgroups: int | None = None,
+            workgroups_per_cu: int | None = None, footprint_bytes: int | None = None,
+            flops: float | None = None, max_rows: int = DEFAULT_MAX_ROWS) -> TimingReport:
+    """Modelled time of the whole launch from the streams of the workgroups one CU holds.
+
+    ``total_workgroups``: workgroups of the launch (default: the grid's); ``workgroups_per_cu``:
+    resident workgroups per CU (default: all recorded); ``footprint_bytes``: bytes of the
+    kernel's buffers (the L2 hit model; default: the recorded line bytes, i.e. no reuse);
+    ``flops``: useful FLOPs of the launch (default: the MFMA FLOPs of the streams x grid).
+    """
+    t0 = time.perf_counter()
+    ch = get_chip(chip)
+    if stream.arch != ch.arch:
+        raise ValueError(f"the stream is {stream.arch} code but {ch.name} runs {ch.arch}: "
+                         f"compile for {ch.arch}")
+    if len(stream) == 0:
+        raise ValueError("the stream is empty: no wave executed an instruction")
+    grid = stream.grid
+    n_wg = total_workgroups or grid[0] * grid[1] * grid[2]
+    recorded = sorted(set(stream.wave_workgroup.tolist()))
+    k = min(workgroups_per_cu or len(recorded), len(recorded))
+    groups = recorded[:k]
+    # L2 hit model: share of requested line bytes that come from HBM
+    kind_idx = np.array([C.classify(stream.instructions[int(i)].mnemonic, "", stream.arch).kind
+                         if stream.instructions[int(i)].mnemonic.startswith(
+                             ("global_", "buffer_", "flat_", "scratch_")) else -1
+                         for i in range(len(stream.instructions))])
+    vm_rows = kind_idx[stream.index] >= 0
+    line_b = np.where(stream.vm_lines >= 0, stream.vm_lines, 0) * ch["line_bytes"]
+    per_wg_lines = float(line_b[vm_rows].sum()) / max(1, len(recorded))
+    grid_lines = per_wg_lines * n_wg
+    if footprint_bytes is None or grid_lines <= 0:
+        dram = 1.0
+    else:
+        dram = min(1.0, footprint_bytes / grid_lines)
+    vm_lat = ch["l2_latency"] + dram * (ch["hbm_latency"] - ch["l2_latency"])
+    costs = row_costs(stream, ch, dram)
+    rows_of, simd_of, group_of = _placement(stream, groups)
+    sim = simulate(rows_of, simd_of, group_of, costs, ch, vm_latency=int(vm_lat),
+                   max_rows=max_rows)
+    t_batch = _extrapolated_cycles(sim)
+    # wave quantisation over XCDs and their CUs
+    xcds = int(ch["xcds"])
+    cus_x = int(ch["cus"]) // xcds
+    per_xcd = math.ceil(n_wg / xcds)
+    per_round = cus_x * k
+    full, rem = divmod(per_xcd, per_round)
+    k_last = math.ceil(rem / cus_x) if rem else 0
+    t_last = 0.0
+    if k_last:
+        if k_last == k:
+            t_last = t_batch
+        else:
+            r2, s2, g2 = _placement(stream, groups[:k_last])
+            t_last = _extrapolated_cycles(simulate(r2, s2, g2, costs, ch, vm_latency=int(vm_lat),
+                                                   max_rows=max_rows, max_spans=0))
+    cycles = full * t_batch + t_last
+    seconds = cycles / ch.clock_hz
+    # work done
+    fl = np.array(costs.flops, np.float64)
+    mfma_flops_grid = float(fl.sum()) / max(1, len(recorded)) * n_wg
+    dtypes: Counter = Counter()
+    for i, c in costs.classes.items():
+        if c.kind == C.MFMA:
+            dtypes[c.dtype] += c.flops * int((stream.index == i).sum())
+    dtype = dtypes.most_common(1)[0][0] if dtypes else ""
+    useful = float(flops) if flops is not None else mfma_flops_grid
+    window = max(1, sim.cycles)
+    busy = {"MFMA": sim.mfma_busy / (4 * window), "VALU": sim.valu_busy / (4 * window),
+            "LDS": sim.lds_busy / window, "VMEM": sim.vmem_busy / window}
+    total_bytes = footprint_bytes if footprint_bytes is not None else float(line_b.sum()) / max(
+        1, len(recorded)) * n_wg
+    return TimingReport(
+        kernel=stream.kernel, chip=ch, grid=grid, block=stream.block, seconds=seconds,
+        cycles=cycles, batch_cycles=t_batch, workgroups=n_wg, workgroups_per_cu=k,
+        rounds=full + (t_last / t_batch if t_batch else 0.0), flops=useful, dtype=dtype,
+        bytes=float(total_bytes), busy=busy, stalls=sim.wave_stalls, dram_fraction=dram,
+        simulated_rows=sim.retired, total_rows=sim.total_rows, complete=sim.complete,
+        spans=sim.spans, spans_truncated=sim.spans_truncated, wave_simd=simd_of,
+        wave_group=group_of, row_index=stream.index, instructions=stream.instructions,
+        window_cycles=window, lds_estimated=costs.lds_estimated, notes=NOTES,
+        model_seconds=time.perf_counter() - t0)

@@ -1,0 +1,171 @@
+"""TimingReport: the modelled time of a launch, unit busy fractions, stalls, limiter, sources.
+
+Why a report object: notebooks, the magic and benches all print the same labelled numbers; the
+timeline view draws ``spans``. Every number here is "modelled" (no GPU measured it).
+"""
+from __future__ import annotations
+
+import html
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..text_table import text_table
+from .chips import SOURCES, Chip
+
+LABEL = "modelled"
+
+
+@dataclass
+class TimingReport:
+    """Modelled timing of one launch on one chip (see ``summary()``)."""
+
+    kernel: str
+    chip: Chip
+    grid: tuple
+    block: tuple
+    seconds: float
+    cycles: float
+    batch_cycles: float  # one CU's time for its resident workgroups
+    workgroups: int
+    workgroups_per_cu: int
+    rounds: float
+    flops: float
+    dtype: str
+    bytes: float
+    busy: dict  # unit -> fraction of the simulated window
+    stalls: dict  # wave -> {reason: cycles}
+    dram_fraction: float
+    simulated_rows: int
+    total_rows: int
+    complete: bool
+    spans: list = field(repr=False)  # (wave, start, end, span kind, stream row)
+    spans_truncated: bool = False
+    wave_simd: dict = field(default_factory=dict, repr=False)
+    wave_group: dict = field(default_factory=dict, repr=False)
+    row_index: Any = field(default=None, repr=False)
+    instructions: list = field(default_factory=list, repr=False)
+    window_cycles: int = 0
+    lds_estimated: int = 0
+    notes: tuple = ()
+    model_seconds: float = 0.0
+
+    # -- derived numbers -----------------------------------------------------------------------
+    @property
+    def tflops(self) -> float:
+        return self.flops / self.seconds / 1e12 if self.seconds else 0.0
+
+    @property
+    def peak_tflops(self) -> float | None:
+        p = self.chip.peak_flops(self.dtype) if self.dtype else None
+        return p / 1e12 if p else None
+
+    @property
+    def percent_of_peak(self) -> float | None:
+        p = self.peak_tflops
+        return 100.0 * self.tflops / p if p else None
+
+    @property
+    def gbs(self) -> float:
+        return self.bytes / self.seconds / 1e9 if self.seconds else 0.0
+
+    @property
+    def percent_of_bandwidth(self) -> float:
+        return 100.0 * self.gbs * 1e9 / self.chip.hbm_bytes_per_s
+
+    @property
+    def mfma_efficiency(self) -> float:
+        """Fraction of the simulated window the MFMA pipes were busy (ATT's 'MFMA efficiency')."""
+        return self.busy.get("MFMA", 0.0)
+
+    def stall_totals(self) -> Counter:
+        tot: Counter = Counter()
+        for st in self.stalls.values():
+            tot.update(st)
+        return tot
+
+    @property
+    def limiter(self) -> str:
+        """One sentence: what limits the modelled time."""
+        b = self.busy
+        unit, frac = max(b.items(), key=lambda kv: kv[1])
+        stalls = self.stall_totals()
+        wave_cycles = max(1, self.window_cycles * max(1, len(self.stalls)))
+        top = stalls.most_common(1)
+        if unit == "MFMA" and frac >= 0.8:
+            return (f"MFMA-bound: the matrix pipes are busy {100 * frac:.0f}% of the time "
+                    f"({LABEL}).")
+        if frac >= 0.7:
+            what = {"VMEM": "global-memory data path (L2/HBM share per CU)",
+                    "LDS": "LDS banks", "VALU": "vector ALUs", "MFMA": "matrix pipes"}[unit]
+            return f"{unit}-bound: the {what} is busy {100 * frac:.0f}% of the time ({LABEL})."
+        if top:
+            reason, cyc = top[0]
+            return (f"latency-bound: waves spend {100 * cyc / wave_cycles:.0f}% of their cycles "
+                    f"stalled on '{reason}'; the busiest unit, {unit}, is at {100 * frac:.0f}% "
+                    f"({LABEL}).")
+        return f"issue-bound: no unit above {100 * frac:.0f}% busy ({LABEL})."
+
+    # -- text ----------------------------------------------------------------------------------
+    def summary(self) -> str:
+        """Deterministic plain-text summary (what `%%hipkernel --time` prints)."""
+        ch = self.chip
+        lines = [f"{self.kernel} on {ch.product} ({ch.name}, {ch.arch}) - {LABEL} timing",
+                 f"  time        {self.seconds * 1e6:,.1f} us ({LABEL}); {self.cycles:,.0f} cycles "
+                 f"at {ch['clock_ghz']:g} GHz"]
+        if self.flops:
+            pk = self.peak_tflops
+            pct = f", {self.percent_of_peak:.1f}% of the {pk:,.0f} TFLOP/s {self.dtype} peak" \
+                if pk else ""
+            lines.append(f"  compute     {self.tflops:,.1f} TFLOP/s ({LABEL}){pct}")
+        lines.append(f"  memory      {self.gbs:,.0f} GB/s ({LABEL}), {self.percent_of_bandwidth:.1f}% "
+                     f"of {ch['hbm_tbs']:g} TB/s HBM")
+        busy = ", ".join(f"{k} {100 * v:.1f}%" for k, v in self.busy.items())
+        lines.append(f"  busy        {busy} (MFMA busy = MFMA efficiency)")
+        lines.append(f"  grid        {self.workgroups} workgroups, {self.workgroups_per_cu} per CU "
+                     f"at occupancy, {self.rounds:.2f} rounds over {int(ch['cus'])} CUs / "
+                     f"{int(ch['xcds'])} XCDs")
+        tot = self.stall_totals()
+        if tot:
+            top = ", ".join(f"{k} {v:,}" for k, v in tot.most_common(4))
+            lines.append(f"  stalls      {top} (wave-cycles)")
+        sim = (f"{self.simulated_rows:,} of {self.total_rows:,} wave-instructions simulated"
+               + ("" if self.complete else ", rest extrapolated"))
+        lines.append(f"  model       {sim}; HBM share of line bytes {self.dram_fraction:.3f}")
+        lines.append(f"  limiter     {self.limiter}")
+        return "\n".join(lines)
+
+    def sources_table(self) -> str:
+        rows = [(k, v, s) for k, v, s, _ in self.chip.table()]
+        return text_table(["parameter", "value", "source"], rows)
+
+    def text(self) -> str:
+        """Summary, the per-wave stalls, notes and the chip's parameter table with sources."""
+        out = [self.summary(), "", "stall cycles per wave (" + LABEL + "):"]
+        waves = sorted(self.stalls)[:16]
+        reasons = sorted({r for w in waves for r in self.stalls[w]})
+        if reasons:
+            rows = [(str(w), str(self.wave_simd.get(w, "")),
+                     *(f"{self.stalls[w].get(r, 0):,}" for r in reasons)) for w in waves]
+            out.append(text_table(["wave", "SIMD", *reasons], rows))
+        out.append("")
+        out += [f"note: {n}" for n in self.notes]
+        out.append("")
+        out.append(self.sources_table())
+        out += [f"  {k}: {v}" for k, v in SOURCES.items()]
+        return "\n".join(out)
+
+    def __repr__(self) -> str:
+        return self.summary()
+
+    def _repr_html_(self) -> str:
+        src = html.escape(self.text().split("\n\n", 1)[-1])
+        return (f"<pre>{html.escape(self.summary())}</pre>"
+                f"<details><summary>sources and model notes ({LABEL})</summary>"
+                f"<pre>{src}</pre></details>")
+
+    def timeline(self, **kwargs: Any):
+        """The wave timeline view (bokeh; static fallback for nbviewer): see widgets.timeline."""
+        from ..widgets.timeline import timeline
+
+        return timeline(self, **kwargs)

@@ -1,0 +1,275 @@
+"""The event loop: waves of one CU issuing their recorded instructions, cycle by cycle.
+
+Model (sources in ``chips.py``):
+* 4 SIMDs; a SIMD gets an issue slot every 4 cycles (SIMD s at cycles = s mod 4). In a slot it
+  issues at most one instruction per category (VALU incl. MFMA, scalar, branch, LDS, VMEM) and at
+  most one per wave (GCN). Among ready waves the higher ``s_setprio`` wins, then the oldest.
+* VALU: the SIMD's VALU is busy 4 cycles per wave64 instruction (16 lanes), trans ops 16.
+  MFMA: issues through the VALU port (4 cycles) and keeps the SIMD's matrix pipe busy for its
+  cycles; the next MFMA on that SIMD starts when the pipe is free. Hazards between dependent
+  instructions are the compiler's ``s_nop`` padding (executed as stall cycles).
+* LDS: one port per SIMD pair (issue waits while it is busy), then the CU's banks serve the
+  access for its workbench.lds bank cycles; data returns after the LDS latency. lgkmcnt.
+* VMEM: the CU's texture addresser accepts one instruction per ``ta_cycles``; the data path
+  serves each instruction for its line bytes over the slowest of the L1 return path, the CU's
+  share of L2 bandwidth and the CU's share of achievable HBM bandwidth (for the missing
+  fraction); data returns after the L2 (or HBM) latency, in order. vmcnt.
+* SMEM: fixed latency (lgkmcnt). s_waitcnt blocks until enough counters have returned;
+  s_barrier until every live wave of the workgroup arrived; s_nop/s_sleep stall.
+"""
+from __future__ import annotations
+
+import heapq
+from dataclasses import dataclass, field
+
+from . import classes as C
+from .chips import Chip
+from .costs import RowCosts
+
+# timeline span kinds
+SPAN_NAMES = ("MFMA", "VALU", "LDS read", "LDS write", "global load", "global store", "wait",
+              "barrier", "scalar")
+S_MFMA, S_VALU, S_LDSR, S_LDSW, S_GLD, S_GST, S_WAIT, S_BAR, S_SCALAR = range(9)
+
+STALL_REASONS = ("wait vmcnt", "wait lgkmcnt", "barrier", "nop/sleep", "MFMA pipe busy",
+                 "VALU busy", "LDS port busy", "VMEM issue busy", "issue slot taken")
+
+
+@dataclass
+class SimResult:
+    """What one simulation of the CU's waves produced."""
+
+    cycles: int  # time the last wave ended (or the stop time of a prefix run)
+    retired: int  # rows issued
+    total_rows: int
+    complete: bool
+    checkpoints: list  # (cycle, rows retired) along the run
+    mfma_busy: float  # summed pipe-busy cycles over SIMDs
+    valu_busy: float
+    lds_busy: float  # bank-busy cycles
+    vmem_busy: float  # data-path busy cycles
+    flops: float
+    wave_stalls: dict  # wave -> {reason: cycles}
+    wave_end: dict  # wave -> end cycle
+    spans: list = field(default_factory=list)  # (wave, start, end, span kind, row)
+    spans_truncated: bool = False
+
+
+def simulate(rows_of: dict, simd_of: dict, group_of: dict, costs: RowCosts, chip: Chip, *,
+             vm_latency: int, max_rows: int | None = None, max_spans: int = 60_000
+             ) -> SimResult:
+    """Run the waves (``rows_of``: wave -> list of stream rows, in program order)."""
+    kind, cyc, lds_bank, lds_port = costs.kind, costs.cycles, costs.lds_bank, costs.lds_port
+    lds_write, vm_cycles, waits, prio_of, flops_of = (costs.lds_write, costs.vm_cycles,
+                                                      costs.waits, costs.prio, costs.flops)
+    II = int(chip["issue_interval"])
+    ta_cycles = int(chip["ta_cycles"])
+    lds_lat = int(chip["lds_latency"])
+    smem_lat = int(chip["smem_latency"])
+    vm_lat = int(vm_latency)
+    bar_lat = int(chip["barrier_latency"])
+    waves = sorted(rows_of)
+    total = sum(len(rows_of[w]) for w in waves)
+    cap = total if max_rows is None else min(total, max_rows)
+    pos = {w: 0 for w in waves}
+    prio = {w: 0 for w in waves}
+    vmq: dict = {w: [] for w in waves}  # completion times, nondecreasing (in-order return)
+    lgq: dict = {w: [] for w in waves}
+    last_vm = {w: 0 for w in waves}
+    want = {w: 0 for w in waves}  # when the wave first wanted to issue its current row
+    why = {w: 8 for w in waves}
+    stalls = {w: [0] * len(STALL_REASONS) for w in waves}
+    age = {w: i for i, w in enumerate(waves)}
+    alive: dict = {}
+    for w in waves:
+        alive[group_of[w]] = alive.get(group_of[w], 0) + 1
+    arrived: dict = {g: [] for g in alive}
+    slot_used = {s: [-1] * 5 for s in range(4)}
+    valu_free = [0] * 4
+    mfma_free = [0] * 4
+    port_free = [0, 0]
+    bank_free = 0
+    ta_free = 0
+    data_free = 0
+    busy_mfma = busy_valu = busy_lds = busy_vm = 0.0
+    flops = 0.0
+    spans: list = []
+    truncated = False
+    ends: dict = {}
+    retired = 0
+    checkpoints = []
+    next_cp = max(1, cap // 16)
+    heap = [((simd_of[w] - 0) % II, 0, age[w], w) for w in waves]
+    for w in waves:
+        want[w] = heap[age[w]][0]
+    heapq.heapify(heap)
+    push, pop = heapq.heappush, heapq.heappop
+    cat_of = C.CATEGORY
+    t = 0
+    while heap:
+        t, negp, ag, w = pop(heap)
+        s = simd_of[w]
+        r = rows_of[w][pos[w]]
+        k = kind[r]
+        cat = cat_of.get(k)
+        if cat is not None:  # an instruction that takes an issue slot and maybe a unit
+            tf = t
+            reason = 8
+            if cat == 0:
+                if valu_free[s] > tf:
+                    tf, reason = valu_free[s], 5
+                if k == C.MFMA and mfma_free[s] > tf:
+                    tf, reason = mfma_free[s], 4
+            elif cat == 3:
+                pf = port_free[s >> 1]
+                if pf > tf:
+                    tf, reason = pf, 6
+            elif cat == 4 and ta_free > tf:
+                tf, reason = ta_free, 7
+            tf += (s - tf) % II
+            if slot_used[s][cat] == tf:
+                tf += II
+            if tf > t:
+                why[w] = reason
+                push(heap, (tf, -prio[w], ag, w))
+                continue
+            slot_used[s][cat] = t
+            d = t - want[w]
+            if d > 0:
+                stalls[w][why[w]] += d
+            if k == C.MFMA:
+                c = cyc[r]
+                valu_free[s] = t + II
+                mfma_free[s] = t + c
+                busy_mfma += c
+                flops += flops_of[r]
+                span = (S_MFMA, t, t + c)
+            elif k == C.VALU or k == C.TRANS:
+                c = cyc[r]
+                valu_free[s] = t + c
+                busy_valu += c
+                span = (S_VALU, t, t + c)
+            elif k == C.LDS:
+                pc_ = lds_port[r]
+                port_free[s >> 1] = t + pc_
+                tb = bank_free if bank_free > t else t
+                bank_free = tb + lds_bank[r]
+                busy_lds += lds_bank[r]
+                done = max(t + pc_, bank_free) + lds_lat
+                lgq[w].append(done)
+                span = (S_LDSW if lds_write[r] else S_LDSR, t, done)
+            elif cat == 4:
+                ta_free = t + ta_cycles
+                td = data_free if data_free > t + ta_cycles else t + ta_cycles
+                data_free = td + vm_cycles[r]
+                busy_vm += vm_cycles[r]
+                done = data_free + vm_lat
+                if done < last_vm[w]:
+                    done = last_vm[w]
+                last_vm[w] = done
+                vmq[w].append(done)
+                span = (S_GST if k == C.VMEM_STORE else S_GLD, t, done)
+            elif k == C.SMEM:
+                lgq[w].append(t + smem_lat)
+                span = (S_SCALAR, t, t + smem_lat)
+            else:
+                span = None
+            nxt = t + II
+        else:  # internal: handled in the instruction buffer, one slot
+            d = t - want[w]
+            if d > 0:
+                stalls[w][why[w]] += d
+            nxt = t + II
+            span = None
+            if k == C.WAIT:
+                vmc, lgc, _ = waits[r]
+                tc = nxt
+                why_w = 0
+                q = vmq[w]
+                if vmc >= 0 and q:
+                    while q and q[0] <= t:
+                        q.pop(0)
+                    if len(q) > vmc:
+                        tv = q[len(q) - vmc - 1]
+                        if tv > tc:
+                            tc = tv
+                            why_w = 0
+                if lgc >= 0 and lgq[w]:
+                    q2 = [x for x in lgq[w] if x > t]
+                    lgq[w] = q2
+                    if len(q2) > lgc:
+                        q2s = sorted(q2)
+                        tl = q2s[len(q2s) - lgc - 1]
+                        if tl > tc:
+                            tc = tl
+                            why_w = 1
+                if tc > nxt:
+                    span = (S_WAIT, t, tc)
+                    why[w] = why_w
+                    nxt = tc
+            elif k == C.NOP or k == C.SLEEP:
+                if t + cyc[r] > nxt:
+                    nxt = t + cyc[r]
+                    why[w] = 3
+            elif k == C.PRIO:
+                prio[w] = prio_of[r]
+            elif k == C.BARRIER:
+                g = group_of[w]
+                arrived[g].append((w, t))
+                pos[w] += 1
+                retired += 1
+                if len(arrived[g]) >= alive[g]:
+                    rel = max(x[1] for x in arrived[g]) + bar_lat
+                    for (w2, ta) in arrived[g]:
+                        if rel > ta + II:
+                            if len(spans) < max_spans:
+                                spans.append((w2, ta, rel, S_BAR, rows_of[w2][pos[w2] - 1]))
+                            else:
+                                truncated = True
+                        why[w2] = 2
+                        want[w2] = ta + II
+                        tn = max(rel, ta + II)
+                        tn += (simd_of[w2] - tn) % II
+                        push(heap, (tn, -prio[w2], age[w2], w2))
+                    arrived[g] = []
+                continue
+            elif k == C.END:
+                ends[w] = t
+                retired += 1
+                g = group_of[w]
+                alive[g] -= 1
+                if arrived[g] and len(arrived[g]) >= alive[g]:
+                    rel = max(x[1] for x in arrived[g]) + bar_lat
+                    for (w2, ta) in arrived[g]:
+                        why[w2] = 2
+                        want[w2] = ta + II
+                        tn = max(rel, ta + II)
+                        tn += (simd_of[w2] - tn) % II
+                        push(heap, (tn, -prio[w2], age[w2], w2))
+                    arrived[g] = []
+                continue
+        if span is not None:
+            if len(spans) < max_spans:
+                spans.append((w, span[1], span[2], span[0], r))
+            else:
+                truncated = True
+        pos[w] += 1
+        retired += 1
+        if retired >= next_cp:
+            checkpoints.append((t, retired))
+            next_cp += max(1, cap // 16)
+        if retired >= cap and retired < total:
+            break
+        if pos[w] >= len(rows_of[w]):  # stream ended without s_endpgm (budget-cut run)
+            ends[w] = t
+            continue
+        want[w] = nxt
+        why[w] = why[w] if nxt > t + II else 8
+        push(heap, (nxt + (s - nxt) % II, -prio[w], ag, w))
+    complete = retired >= total
+    end = max(ends.values()) if (complete and ends) else t
+    names = STALL_REASONS
+    return SimResult(int(end), retired, total, complete, checkpoints, busy_mfma, busy_valu,
+                     busy_lds, busy_vm, flops,
+                     {w: {names[i]: v for i, v in enumerate(st) if v} for w, st in stalls.items()},
+                     ends, spans, truncated)
