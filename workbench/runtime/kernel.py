@@ -87,6 +87,15 @@ class Kernel:
         """``kernel.trace[grid, block](*args)`` -> Trace (emulator run that records accesses)."""
         return _TraceLaunchers(self)
 
+    @property
+    def timing(self) -> _TimingLaunchers:
+        """``kernel.timing[grid, block](*args, chip="mi355x")`` -> TimingReport (modelled).
+
+        Runs the workgroups one CU holds at the kernel's occupancy on the emulator in stream
+        mode (outputs are not written) and times them with ``workbench.timing``.
+        """
+        return _TimingLaunchers(self)
+
     def on(self, device: Device | str) -> Kernel:
         """The same kernel bound to one device for launches made through the returned object."""
         return Kernel(self.module, self.name, device)
@@ -257,3 +266,61 @@ def _trace_device(kernel: Kernel) -> str:
         return name
     arch = next((a for a in kernel.module.archs if a in EMULATED_ARCHS), EMULATED_ARCHS[0])
     return "emulator" if arch == EMULATED_ARCHS[0] else f"emulator:{arch}"
+
+
+class _TimingLaunchers:
+    def __init__(self, kernel: Kernel):
+        self.kernel = kernel
+
+    def __getitem__(self, config: tuple) -> _TimingLauncher:
+        return _TimingLauncher(self.kernel, config)
+
+
+class _TimingLauncher:
+    """``kernel.timing[grid, block]``: calling it returns a TimingReport."""
+
+    def __init__(self, kernel: Kernel, config: tuple):
+        if not isinstance(config, tuple) or len(config) not in (2, 3):
+            raise LaunchError("time a launch as kernel.timing[grid, block](*args, chip=...) or "
+                              "kernel.timing[grid, block, dynamic_lds_bytes](*args, chip=...)")
+        self.kernel = kernel
+        self.grid, self.block = config[0], config[1]
+        self.dynamic_lds = int(config[2]) if len(config) == 3 else 0
+
+    def __call__(self, *args: Any, chip: str = "mi355x", flops: float | None = None,
+                 max_rows: int | None = None, budget: int | None = None,
+                 timeout: Any = None):
+        """Modelled timing on ``chip`` ('mi300x' gfx942, 'mi355x' gfx950).
+
+        ``flops``: useful FLOPs of the launch (default: the MFMA FLOPs it executes);
+        ``max_rows``: wave-instructions simulated before extrapolating; ``budget``/``timeout``:
+        the emulator's limits for the recorded workgroups (default: no wall-clock limit).
+        """
+        from ..emu.launch import UNSET
+        from ..timing import get_chip, predict
+        from ..timing.model import DEFAULT_MAX_ROWS
+        from .emulator import EmulatorDevice
+
+        k = self.kernel
+        try:
+            ch = get_chip(chip)
+        except ValueError as e:
+            raise LaunchError(f"chip={chip!r}: {e}") from None
+        if ch.arch not in k.module.archs:
+            raise LaunchError(f"{k.name} was compiled for {', '.join(k.module.archs)} but "
+                              f"{ch.name} runs {ch.arch} code objects: compile with --arch "
+                              f"{ch.arch}")
+        info = k.info(ch.arch)
+        grid3 = normalize_dims(self.grid, "grid")
+        block3 = normalize_dims(self.block, "block")
+        k._check_config(info, block3, self.dynamic_lds)
+        occ = k.occupancy(block3, ch.arch, dynamic_lds=self.dynamic_lds)
+        per_cu = max(1, occ.workgroups_per_cu)
+        bound = bind_args(info, args)
+        footprint = sum(int(b.host_array().nbytes) for b in bound if b.kind == "buffer")
+        res = EmulatorDevice(ch.arch).launch(
+            k, info, grid3, block3, bound, dynamic_lds=self.dynamic_lds, stream=True,
+            workgroups=per_cu, budget=budget, timeout=UNSET if timeout is None else timeout)
+        return predict(res.stream, ch, total_workgroups=grid3[0] * grid3[1] * grid3[2],
+                       workgroups_per_cu=per_cu, footprint_bytes=footprint, flops=flops,
+                       max_rows=max_rows or DEFAULT_MAX_ROWS)

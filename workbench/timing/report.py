@@ -6,6 +6,7 @@ timeline view draws ``spans``. Every number here is "modelled" (no GPU measured 
 from __future__ import annotations
 
 import html
+import importlib
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
@@ -14,6 +15,7 @@ from ..text_table import text_table
 from .chips import SOURCES, Chip
 
 LABEL = "modelled"
+TIMELINE_VIEW = "workbench.widgets.timeline"
 
 
 @dataclass
@@ -164,8 +166,11 @@ class TimingReport:
                 f"<details><summary>sources and model notes ({LABEL})</summary>"
                 f"<pre>{src}</pre></details>")
 
-    def timeline(self, **kwargs: Any):
-        """The wave timeline view (bokeh; static fallback for nbviewer): see widgets.timeline."""
-        from ..widgets.timeline import timeline
+    def timeline(self, start: int | None = None, end: int | None = None, **kwargs: Any):
+        """The wave timeline view (bokeh; static text/HTML for nbviewer), cycles start..end.
 
-        return timeline(self, **kwargs)
+        The view lives in ``workbench.widgets.timeline`` (a higher layer); this pure model names
+        it and loads it by module name on first use, so importing the model never loads it.
+        """
+        view = importlib.import_module(TIMELINE_VIEW)
+        return view.timeline(self, start, end, **kwargs)
