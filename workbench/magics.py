@@ -64,7 +64,8 @@ class _Parser(argparse.ArgumentParser):
 def _hipkernel_parser() -> _Parser:
     p = _Parser(prog="hipkernel", add_help=False,
                 usage="%%%%hipkernel [--arch A[,B]] [-O N] [-D X=Y]... [-I dir]... "
-                      "[--show summary|isa|none] [--wave64] [--block N]")
+                      "[--show summary|isa|none] [--wave64] [--block N] "
+                      "[--time CHIP --launch EXPR]")
     p.add_argument("--arch", help="comma-separated gfx targets")
     p.add_argument("-O", dest="opt", default="3", choices=["0", "1", "2", "3", "s", "z"])
     p.add_argument("-D", dest="defines", action="append", default=[], metavar="X=Y")
@@ -72,7 +73,34 @@ def _hipkernel_parser() -> _Parser:
     p.add_argument("--show", default="summary", choices=SHOW_CHOICES)
     p.add_argument("--wave64", action="store_true", help="compile RDNA targets for wave64")
     p.add_argument("--block", type=int, help="block size for the occupancy summary")
+    p.add_argument("--time", metavar="CHIP", help="print the modelled timing of --launch on "
+                   "CHIP (mi300x, mi355x)")
+    p.add_argument("--launch", metavar="EXPR", help="with --time: kernel[grid, block](args...)")
     return p
+
+
+_LAUNCH = re.compile(r"^\s*([A-Za-z_]\w*)\s*\[(.+)\]\s*\((.*)\)\s*$", re.S)
+
+
+def _timing_request(args: argparse.Namespace):
+    """(Chip, kernel name, config text, call text) of ``--time CHIP --launch EXPR``, or None."""
+    if args.time is None:
+        if args.launch is not None:
+            raise UsageError("%%hipkernel: --launch goes with --time CHIP (e.g. --time mi355x)")
+        return None
+    from .timing import get_chip
+
+    try:
+        chip = get_chip(args.time)
+    except ValueError as e:
+        raise UsageError(f"%%hipkernel --time: {e}") from None
+    if not args.launch:
+        raise UsageError("%%hipkernel --time needs --launch 'kernel[grid, block](args...)'")
+    m = _LAUNCH.match(args.launch)
+    if not m:
+        raise UsageError(f"%%hipkernel --launch {args.launch!r}: write it as "
+                         "'kernel[grid, block](args...)'")
+    return chip, m.group(1), m.group(2), m.group(3).strip()
 
 
 def parse_defines(items: list[str]) -> dict[str, str | None]:
@@ -154,13 +182,20 @@ class HipMagics(Magics):
         """Compile the cell's HIP code; bind its kernels; show resources, occupancy and ISA.
 
         %%hipkernel [--arch A[,B]] [-O N] [-D X=Y]... [-I dir]... [--show summary|isa|none]
-                    [--wave64] [--block N]
+                    [--wave64] [--block N] [--time CHIP --launch 'k[grid, block](args)']
+
+        ``--time mi355x --launch 'k[grid, block](a, b)'`` prints the modelled timing of that
+        launch on the chip (``k.timing[grid, block](a, b, chip="mi355x").summary()``), compiling
+        for the chip's arch too.
         """
         try:
             args = _hipkernel_parser().parse_args(shlex.split(line))
         except ValueError as e:  # shlex: unbalanced quotes
             raise UsageError(f"%%hipkernel: cannot parse options {line!r}: {e}") from None
         archs = parse_archs(args.arch) if args.arch else self.default_archs()
+        timed = _timing_request(args)
+        if timed is not None and timed[0].arch not in archs:
+            archs = [*archs, timed[0].arch] if args.arch else [timed[0].arch]
         defines = parse_defines(args.defines)
         options = ["-mwavefrontsize64"] if args.wave64 else []
         first_line = self._first_line(cell)
@@ -187,6 +222,14 @@ class HipMagics(Magics):
             source = "\n" * (first_line - 2) + "%%hipkernel " + line + "\n" + cell
             display(CompileReport(module, source=source, seconds=seconds, block=args.block,
                                   show_isa=args.show == "isa"))
+        if timed is not None:
+            chip, name, config, call = timed
+            if name not in module.kernels:
+                raise UsageError(f"%%hipkernel --launch: no kernel {name!r} in this cell "
+                                 f"(kernels: {', '.join(module.kernels)})")
+            report = self.shell.ev(f"{name}.timing[{config}]({call}{', ' if call else ''}"
+                                   f"chip={chip.name!r})")
+            print(report.summary())
 
     # -- %%hipfile -----------------------------------------------------------------------------
     @cell_magic

@@ -10,8 +10,13 @@ Stated model choices (also printed in every report):
   footprint / (line bytes the whole grid requests), capped at 1. No L1 reuse is modelled.
 * Bandwidth shares: each CU gets 1/CUs of the achievable HBM bandwidth and 1/(CUs per XCD) of its
   XCD's L2 bandwidth (all CUs busy); a partly filled last round gets no extra share.
+* Rounds: when the grid needs several rounds of the CU's workgroups and the streams are short,
+  two generations are simulated (the dispatcher refills a slot when its workgroup ends) and the
+  second one's time is the steady-state time per round; a partly filled last round is charged
+  its share of a round.
 * Long streams: when the CU's streams hold more than ``max_rows`` wave-instructions, the model
-  simulates that prefix and extrapolates the rest at the rate of the prefix's second half.
+  simulates that prefix and extrapolates the rest at the rate of the prefix's second half (each
+  round then costs that extrapolated time).
 """
 from __future__ import annotations
 
@@ -102,9 +107,6 @@ def predict(stream: InstStream, chip: str | Chip = "mi355x", *, total_workgroups
     vm_lat = ch["l2_latency"] + dram * (ch["hbm_latency"] - ch["l2_latency"])
     costs = row_costs(stream, ch, dram)
     rows_of, simd_of, group_of = _placement(stream, groups)
-    sim = simulate(rows_of, simd_of, group_of, costs, ch, vm_latency=int(vm_lat),
-                   max_rows=max_rows)
-    t_batch = _extrapolated_cycles(sim)
     # wave quantisation over XCDs and their CUs
     xcds = int(ch["xcds"])
     cus_x = int(ch["cus"]) // xcds
@@ -112,15 +114,30 @@ def predict(stream: InstStream, chip: str | Chip = "mi355x", *, total_workgroups
     per_round = cus_x * k
     full, rem = divmod(per_xcd, per_round)
     k_last = math.ceil(rem / cus_x) if rem else 0
-    t_last = 0.0
-    if k_last:
-        if k_last == k:
-            t_last = t_batch
-        else:
-            r2, s2, g2 = _placement(stream, groups[:k_last])
-            t_last = _extrapolated_cycles(simulate(r2, s2, g2, costs, ch, vm_latency=int(vm_lat),
-                                                   max_rows=max_rows, max_spans=0))
-    cycles = full * t_batch + t_last
+    rounds = full + (k_last / k if k_last else 0.0)
+    base_rows = sum(len(r) for r in rows_of.values())
+    if full >= 1 and rounds > 1 and 2 * base_rows <= max_rows:
+        # the dispatcher refills the CU as workgroups end: simulate two generations and take
+        # the second one's time as the steady-state time per round
+        sim = simulate(rows_of, simd_of, group_of, costs, ch, vm_latency=int(vm_lat),
+                       max_rows=max_rows, generations=2)
+        first, per = sim.gen_end[0], sim.gen_end[1] - sim.gen_end[0]
+        drain = sim.cycles - sim.gen_end[1]
+        cycles = first + (rounds - 1) * per + drain
+        t_batch = float(per)
+    elif full >= 1:  # long streams: one generation (prefix, extrapolated) per round
+        sim = simulate(rows_of, simd_of, group_of, costs, ch, vm_latency=int(vm_lat),
+                       max_rows=max_rows)
+        t_batch = _extrapolated_cycles(sim)
+        cycles = rounds * t_batch
+    else:
+        kk = k if full else max(1, k_last)
+        r2, s2, g2 = _placement(stream, groups[:kk])
+        sim = simulate(r2, s2, g2, costs, ch, vm_latency=int(vm_lat), max_rows=max_rows)
+        t_batch = _extrapolated_cycles(sim)
+        cycles = t_batch
+        simd_of = s2
+        group_of = g2
     seconds = cycles / ch.clock_hz
     # work done
     fl = np.array(costs.flops, np.float64)
@@ -139,7 +156,7 @@ def predict(stream: InstStream, chip: str | Chip = "mi355x", *, total_workgroups
     return TimingReport(
         kernel=stream.kernel, chip=ch, grid=grid, block=stream.block, seconds=seconds,
         cycles=cycles, batch_cycles=t_batch, workgroups=n_wg, workgroups_per_cu=k,
-        rounds=full + (t_last / t_batch if t_batch else 0.0), flops=useful, dtype=dtype,
+        rounds=rounds, flops=useful, dtype=dtype,
         bytes=float(total_bytes), busy=busy, stalls=sim.wave_stalls, dram_fraction=dram,
         simulated_rows=sim.retired, total_rows=sim.total_rows, complete=sim.complete,
         spans=sim.spans, spans_truncated=sim.spans_truncated, wave_simd=simd_of,

@@ -120,8 +120,9 @@ class TimingReport:
             pct = f", {self.percent_of_peak:.1f}% of the {pk:,.0f} TFLOP/s {self.dtype} peak" \
                 if pk else ""
             lines.append(f"  compute     {self.tflops:,.1f} TFLOP/s ({LABEL}){pct}")
-        lines.append(f"  memory      {self.gbs:,.0f} GB/s ({LABEL}), {self.percent_of_bandwidth:.1f}% "
-                     f"of {ch['hbm_tbs']:g} TB/s HBM")
+        bw = self.percent_of_bandwidth
+        lines.append(f"  memory      {self.gbs:,.0f} GB/s ({LABEL}), {bw:.1f}% of "
+                     f"{ch['hbm_tbs']:g} TB/s HBM")
         busy = ", ".join(f"{k} {100 * v:.1f}%" for k, v in self.busy.items())
         lines.append(f"  busy        {busy} (MFMA busy = MFMA efficiency)")
         lines.append(f"  grid        {self.workgroups} workgroups, {self.workgroups_per_cu} per CU "

@@ -31,6 +31,8 @@ SPAN_NAMES = ("MFMA", "VALU", "LDS read", "LDS write", "global load", "global st
               "barrier", "scalar")
 S_MFMA, S_VALU, S_LDSR, S_LDSW, S_GLD, S_GST, S_WAIT, S_BAR, S_SCALAR = range(9)
 
+GEN_STRIDE = 1 << 24  # wave/group ids of later generations: id + generation * GEN_STRIDE
+
 STALL_REASONS = ("wait vmcnt", "wait lgkmcnt", "barrier", "nop/sleep", "MFMA pipe busy",
                  "VALU busy", "LDS port busy", "VMEM issue busy", "issue slot taken")
 
@@ -53,12 +55,18 @@ class SimResult:
     wave_end: dict  # wave -> end cycle
     spans: list = field(default_factory=list)  # (wave, start, end, span kind, row)
     spans_truncated: bool = False
+    gen_end: list = field(default_factory=list)  # when each generation of workgroups ended
 
 
 def simulate(rows_of: dict, simd_of: dict, group_of: dict, costs: RowCosts, chip: Chip, *,
-             vm_latency: int, max_rows: int | None = None, max_spans: int = 60_000
-             ) -> SimResult:
-    """Run the waves (``rows_of``: wave -> list of stream rows, in program order)."""
+             vm_latency: int, max_rows: int | None = None, max_spans: int = 60_000,
+             generations: int = 1) -> SimResult:
+    """Run the waves (``rows_of``: wave -> list of stream rows, in program order).
+
+    ``generations`` > 1: when all waves of a workgroup have ended, the CU starts the next
+    workgroup in that slot (the dispatcher refilling the CU), replaying the same streams, until
+    each slot ran ``generations`` workgroups; ``gen_end[i]`` is when generation i finished.
+    """
     kind, cyc, lds_bank, lds_port = costs.kind, costs.cycles, costs.lds_bank, costs.lds_port
     lds_write, vm_cycles, waits, prio_of, flops_of = (costs.lds_write, costs.vm_cycles,
                                                       costs.waits, costs.prio, costs.flops)
@@ -68,8 +76,16 @@ def simulate(rows_of: dict, simd_of: dict, group_of: dict, costs: RowCosts, chip
     smem_lat = int(chip["smem_latency"])
     vm_lat = int(vm_latency)
     bar_lat = int(chip["barrier_latency"])
-    waves = sorted(rows_of)
-    total = sum(len(rows_of[w]) for w in waves)
+    base_waves = sorted(rows_of)
+    rows_of = dict(rows_of)
+    simd_of = dict(simd_of)
+    group_of = dict(group_of)
+    members: dict = {}
+    for w in base_waves:
+        members.setdefault(group_of[w], []).append(w)
+    waves = base_waves
+    total = sum(len(rows_of[w]) for w in waves) * generations
+    gen_end = [0] * generations
     cap = total if max_rows is None else min(total, max_rows)
     pos = {w: 0 for w in waves}
     prio = {w: 0 for w in waves}
@@ -80,6 +96,7 @@ def simulate(rows_of: dict, simd_of: dict, group_of: dict, costs: RowCosts, chip
     why = {w: 8 for w in waves}
     stalls = {w: [0] * len(STALL_REASONS) for w in waves}
     age = {w: i for i, w in enumerate(waves)}
+    next_age = len(waves)
     alive: dict = {}
     for w in waves:
         alive[group_of[w]] = alive.get(group_of[w], 0) + 1
@@ -118,8 +135,10 @@ def simulate(rows_of: dict, simd_of: dict, group_of: dict, costs: RowCosts, chip
             if cat == 0:
                 if valu_free[s] > tf:
                     tf, reason = valu_free[s], 5
-                if k == C.MFMA and mfma_free[s] > tf:
-                    tf, reason = mfma_free[s], 4
+                if k == C.MFMA:
+                    reason = 4 if reason == 5 else reason
+                    if mfma_free[s] > tf:
+                        tf, reason = mfma_free[s], 4
             elif cat == 3:
                 pf = port_free[s >> 1]
                 if pf > tf:
@@ -238,6 +257,32 @@ def simulate(rows_of: dict, simd_of: dict, group_of: dict, costs: RowCosts, chip
                 retired += 1
                 g = group_of[w]
                 alive[g] -= 1
+                gen = g // GEN_STRIDE
+                if alive[g] == 0:
+                    if t > gen_end[gen]:
+                        gen_end[gen] = t
+                    if gen + 1 < generations:
+                        g2 = g + GEN_STRIDE
+                        alive[g2] = 0
+                        arrived[g2] = []
+                        for wb in members[g % GEN_STRIDE]:
+                            w2 = wb + (gen + 1) * GEN_STRIDE
+                            rows_of[w2] = rows_of[wb]
+                            simd_of[w2] = simd_of[wb]
+                            group_of[w2] = g2
+                            alive[g2] += 1
+                            pos[w2] = 0
+                            prio[w2] = 0
+                            vmq[w2] = []
+                            lgq[w2] = []
+                            last_vm[w2] = 0
+                            why[w2] = 8
+                            stalls[w2] = [0] * len(STALL_REASONS)
+                            age[w2] = next_age
+                            next_age += 1
+                            tn = t + II + (simd_of[w2] - t - II) % II
+                            want[w2] = tn
+                            push(heap, (tn, 0, age[w2], w2))
                 if arrived[g] and len(arrived[g]) >= alive[g]:
                     rel = max(x[1] for x in arrived[g]) + bar_lat
                     for (w2, ta) in arrived[g]:
@@ -268,8 +313,17 @@ def simulate(rows_of: dict, simd_of: dict, group_of: dict, costs: RowCosts, chip
         push(heap, (nxt + (s - nxt) % II, -prio[w], ag, w))
     complete = retired >= total
     end = max(ends.values()) if (complete and ends) else t
+    if complete:  # outstanding stores and LDS traffic still drain after the last s_endpgm
+        end = max(end, data_free, bank_free)
     names = STALL_REASONS
+    merged: dict = {}
+    for w, st in stalls.items():  # later generations reuse their slot's row
+        m = merged.setdefault(w % GEN_STRIDE, [0] * len(names))
+        for i, v in enumerate(st):
+            m[i] += v
+    stalls = merged
+    spans = [(w % GEN_STRIDE, a, b, k, r) for (w, a, b, k, r) in spans]
     return SimResult(int(end), retired, total, complete, checkpoints, busy_mfma, busy_valu,
                      busy_lds, busy_vm, flops,
                      {w: {names[i]: v for i, v in enumerate(st) if v} for w, st in stalls.items()},
-                     ends, spans, truncated)
+                     ends, spans, truncated, gen_end)

@@ -1,0 +1,198 @@
+"""workbench.timing: the CU model's physics checks, its parts, Kernel.timing, the timeline.
+
+No AMD GPU exists here: every number checked is the model's own ("modelled"); the physics
+checks compare it with the chip table's peaks, which carry their sources (timing/chips.py).
+"""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from IPython.core.error import UsageError
+from IPython.core.interactiveshell import InteractiveShell
+from IPython.utils.capture import capture_output
+
+import workbench as wb
+from workbench import compiler
+from workbench.errors import LaunchError
+from workbench.runtime.kernel import Kernel
+from workbench.timing import CHIPS, get_chip, predict
+from workbench.timing import classes as C
+
+ROOT = Path(__file__).resolve().parents[1]
+KDIR = ROOT / "tests" / "kernels" / "timing"
+
+
+def _kernel(name: str, file: str, arch: str = "gfx942") -> Kernel:
+    return Kernel(wb.compile((KDIR / file).read_text(), arch=arch), name)
+
+
+@pytest.fixture(scope="module")
+def mfma_report():
+    k = _kernel("mfma_loop", "mfma_loop.hip")
+    per_cu = k.occupancy(256, "gfx942").workgroups_per_cu
+    g = int(get_chip("mi300x")["cus"]) * per_cu  # exactly one full round
+    return k.timing[g, 256](np.zeros(g * 256, np.float32), 256, chip="mi300x")
+
+
+# -- physics checks ------------------------------------------------------------------------------
+def test_mfma_only_loop_at_full_occupancy_models_at_least_98_percent_of_peak(mfma_report):
+    r = mfma_report
+    assert r.workgroups_per_cu == 8 and r.dtype == "bf16"
+    assert r.mfma_efficiency >= 0.98
+    assert r.percent_of_peak >= 98.0
+    assert r.percent_of_peak <= 100.0
+    assert r.limiter.startswith("MFMA-bound")
+
+
+def test_streaming_copy_models_the_achievable_hbm_bandwidth_not_above():
+    k = _kernel("copy4", "copy.hip")
+    n4 = 4 << 20
+    x = np.zeros((n4, 4), np.float32)
+    y = np.zeros_like(x)
+    r = k.timing[(n4 + 255) // 256, 256](x, y, n4, chip="mi300x")
+    achievable = r.chip.achievable_hbm_bytes_per_s / 1e9
+    assert r.gbs <= achievable * 1.0001
+    assert r.gbs >= 0.95 * achievable
+    assert r.limiter.startswith("VMEM-bound")
+    assert not y.any()  # timing runs part of the grid and writes nothing back
+
+
+# -- parts ---------------------------------------------------------------------------------------
+def test_waitcnt_named_and_raw_forms():
+    assert C.parse_waitcnt("s_waitcnt vmcnt(0) lgkmcnt(0)") == (0, 0, -1)
+    assert C.parse_waitcnt("s_waitcnt lgkmcnt(3)") == (-1, 3, -1)
+    # raw SIMM16: vmcnt 5 (bits 3:0), expcnt 7 (no wait), lgkmcnt 15 (no wait)
+    v = 5 | (7 << 4) | (15 << 8)
+    assert C.parse_waitcnt(f"s_waitcnt {v}") == (5, -1, -1)
+
+
+def test_instruction_classes():
+    mf = C.classify("v_mfma_f32_16x16x16_bf16", "", "gfx942")
+    assert (mf.kind, mf.cycles, mf.flops, mf.dtype) == (C.MFMA, 16, 8192, "bf16")
+    f8 = C.classify("v_mfma_scale_f32_16x16x128_f8f6f4", "", "gfx950")
+    assert (f8.cycles, f8.flops, f8.dtype) == (32, 65536, "fp8")  # SCHED: 8 passes with fp8
+    assert C.classify("v_exp_f32_e32", "", "gfx942").kind == C.TRANS
+    assert C.classify("v_add_f32_e32", "", "gfx942").kind == C.VALU
+    assert C.classify("ds_read_b128", "", "gfx942").kind == C.LDS
+    assert C.classify("global_store_dwordx4", "", "gfx942").kind == C.VMEM_STORE
+    assert C.classify("buffer_load_dword", "", "gfx942").kind == C.VMEM_LOAD
+    assert C.classify("s_nop", "s_nop 4", "gfx942").cycles == 5
+    assert C.classify("s_sleep", "s_sleep 2", "gfx942").cycles == 128
+    assert C.classify("s_setprio", "s_setprio 1", "gfx942").prio == 1
+    assert C.classify("s_load_dwordx4", "", "gfx942").kind == C.SMEM
+
+
+def test_every_chip_parameter_names_its_source():
+    for chip in CHIPS.values():
+        for name, p in chip.params.items():
+            assert p.source, f"{chip.name}.{name} has no source"
+        assert chip.peak_flops("bf16") is not None
+    assert abs(get_chip("MI300X").peak_flops("bf16") / 1e12 - 1307.4) < 1.0
+    assert abs(get_chip("mi355x").peak_flops("fp8") / 1e12 - 5033) < 5
+    with pytest.raises(ValueError, match="unknown chip 'h100'; modelled chips: mi300x, mi355x"):
+        get_chip("h100")
+
+
+def test_timing_errors_name_the_chip_and_the_arch(mfma_report):
+    k = _kernel("copy4", "copy.hip")
+    x = np.zeros((64, 4), np.float32)
+    with pytest.raises(LaunchError, match="compiled for gfx942 but mi355x runs gfx950"):
+        k.timing[1, 64](x, x.copy(), 64, chip="mi355x")
+    with pytest.raises(LaunchError, match="chip='rdna9'"):
+        k.timing[1, 64](x, x.copy(), 64, chip="rdna9")
+    with pytest.raises(LaunchError, match=r"kernel.timing\[grid, block\]"):
+        k.timing[1](x, x.copy(), 64)
+
+
+def test_predict_refuses_a_stream_of_another_arch():
+    k = _kernel("copy4", "copy.hip")
+    x = np.zeros((256, 4), np.float32)
+    s = k.launch(1, 256, x, x.copy(), 256, device="emulator", stream=True).stream
+    with pytest.raises(ValueError, match="the stream is gfx942 code but mi355x runs gfx950"):
+        predict(s, "mi355x")
+
+
+def test_report_text_is_labelled_modelled_and_lists_sources(mfma_report):
+    t = mfma_report.text()
+    assert "modelled" in mfma_report.summary()
+    assert "FACTS §6" in t and "ASSUMPTION" in t and "L2 hit model" in t
+    assert "<details>" in mfma_report._repr_html_()
+
+
+# -- timeline ------------------------------------------------------------------------------------
+def test_timeline_static_view_groups_waves_by_simd(mfma_report):
+    v = mfma_report.timeline(end=2000)
+    text = v.text()
+    assert text.index("SIMD 0") < text.index("SIMD 1") < text.index("SIMD 3")
+    assert "MMMM" in text and "(modelled)" in text
+    fig = v.figure()  # the live view's bokeh figure, with hover
+    assert any(type(t).__name__ == "HoverTool" for t in fig.tools)
+    with pytest.raises(ValueError, match="end must be after start"):
+        mfma_report.timeline(start=50, end=10)
+
+
+def _mfma_overlap(report, w1: int, w2: int, lo: int, hi: int) -> tuple[float, float]:
+    """(MFMA cycles of w1 in [lo, hi), cycles where w1 and w2 both have an MFMA span)."""
+    n = hi - lo
+    a = np.zeros(n, bool)
+    b = np.zeros(n, bool)
+    for (w, s, e, kind, _r) in report.spans:
+        if kind != 0 or e <= lo or s >= hi:
+            continue
+        tgt = a if w == w1 else b if w == w2 else None
+        if tgt is not None:
+            tgt[max(s, lo) - lo:min(e, hi) - lo] = True
+    return float(a.sum()), float((a & b).sum())
+
+
+def test_pingpong_partner_waves_alternate_memory_and_mfma_phases():
+    sys.path.insert(0, str(ROOT / "kernels" / "gemm"))
+    try:
+        import steps
+    finally:
+        sys.path.pop(0)
+    s = steps.step("pingpong8")
+    k = steps.kernel(s, "gfx950", "bf16")
+    M = N = K = 1024
+    g, b = steps.launch(s, M, N, K)
+    A, B, _, _ = steps.inputs(M, N, K, "bf16")
+    r = k.timing[g, b](A, B, np.zeros((M, N), np.float32), M, N, K, chip="mi355x")
+    assert sorted(r.wave_simd.values()) == [0, 0, 1, 1, 2, 2, 3, 3]
+    end = max(e for (_w, _s, e, _k, _r) in r.spans)
+    lo, hi = end // 4, 3 * end // 4  # steady state
+    for w in range(4):  # waves w and w + 4 share SIMD w
+        mine, both = _mfma_overlap(r, w, w + 4, lo, hi)
+        assert mine > 0.2 * (hi - lo)
+        assert both < 0.2 * mine, f"SIMD {w}: partner waves overlap in MFMA {both}/{mine}"
+
+
+# -- magic ---------------------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def shell(tmp_path_factory):
+    mp = pytest.MonkeyPatch()
+    mp.setenv("HIPWB_CACHE_DIR", str(tmp_path_factory.mktemp("hipwb-cache-timing")))
+    ip = InteractiveShell.instance()
+    ip.run_line_magic("load_ext", "workbench")
+    yield ip
+    mp.undo()
+    compiler.clear_cache(memory_only=True)
+
+
+def test_hipkernel_time_prints_the_modelled_summary(shell):
+    shell.user_ns.update(x=np.zeros((4096, 4), np.float32), y=np.zeros((4096, 4), np.float32))
+    with capture_output() as cap:
+        shell.run_cell_magic("hipkernel", "--show none --time mi300x --launch "
+                             "'copy4[16, 256](x, y, 4096)'", (KDIR / "copy.hip").read_text())
+    assert "copy4 on AMD Instinct MI300X (mi300x, gfx942) - modelled timing" in cap.stdout
+    assert "limiter" in cap.stdout
+    with pytest.raises(UsageError, match="--time needs --launch"):
+        shell.run_cell_magic("hipkernel", "--time mi300x", (KDIR / "copy.hip").read_text())
+    with pytest.raises(UsageError, match="unknown chip"):
+        shell.run_cell_magic("hipkernel", "--time a100 --launch 'copy4[1, 64](x, y, 64)'",
+                             (KDIR / "copy.hip").read_text())
+    with pytest.raises(UsageError, match="no kernel 'nope'"):
+        shell.run_cell_magic("hipkernel", "--time mi300x --launch 'nope[1, 64](x, y, 64)'",
+                             (KDIR / "copy.hip").read_text())
