@@ -260,6 +260,41 @@ class RawKernel:
     code_size: int
 
 
+@dataclass(frozen=True)
+class DeviceVariable:
+    """A ``__device__`` / ``__constant__`` variable of a code object (what hipMemcpyToSymbol
+    names): ELF symbol, address in the code object, size, and its C type from clang's AST."""
+
+    name: str  # source name (demangled: ``ns::scale``)
+    symbol: str  # ELF symbol (mangled for namespaced C++ names)
+    vaddr: int  # st_value: offset from the code object's load base
+    size: int
+    section: str  # ".data", ".bss", ".rodata" (a __constant__ the kernels only read)
+    ctype: str | None = None  # e.g. "float[4]", "int", "double"; None when the AST had none
+
+
+def read_variables(elf_bytes: bytes) -> list[tuple[str, int, int, str]]:
+    """(symbol, vaddr, size, section) of every global data object of a code object: the
+    OBJECT symbols of .data/.bss/.rodata other than kernel descriptors (``*.kd``) and HIP's
+    compilation-unit marker (``__hip_cuid_*``)."""
+    elf = _open(elf_bytes)
+    symtab = elf.get_section_by_name(".symtab")
+    if symtab is None:
+        return []
+    out = []
+    for sym in symtab.iter_symbols():
+        if sym["st_info"]["type"] != "STT_OBJECT" or sym["st_info"]["bind"] == "STB_LOCAL":
+            continue
+        if sym.name.endswith(".kd") or sym.name.startswith("__hip_cuid_"):
+            continue
+        shndx = sym["st_shndx"]
+        if not isinstance(shndx, int):
+            continue
+        out.append((sym.name, int(sym["st_value"]), int(sym["st_size"]),
+                    elf.get_section(shndx).name))
+    return out
+
+
 def read_metadata(elf_bytes: bytes) -> dict[str, Any]:
     """The decoded NT_AMDGPU_METADATA MessagePack map of a code object."""
     elf = _open(elf_bytes)

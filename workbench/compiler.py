@@ -27,15 +27,17 @@ from typing import Any
 
 from . import toolchain as _tc
 from .codeobject import (
+    DeviceVariable,
     HiddenArg,
     KernelArg,
     KernelInfo,
     read_kernels,
+    read_variables,
     resources_of,
 )
 
 INCLUDE_DIR = Path(__file__).parent / "include"
-CACHE_FORMAT = 6  # bump when the cached pickle's shape changes
+CACHE_FORMAT = 7  # bump when the cached pickle's shape changes
 DEFAULT_FILENAME = "cell"
 
 
@@ -74,6 +76,8 @@ class CodeObject:
     from_cache: bool = False
     warnings: tuple[Diagnostic, ...] = ()
     _listing_text: str | None = field(default=None, repr=False)
+    # __device__/__constant__ variables by source name (hipMemcpyToSymbol's symbols)
+    variables: dict[str, DeviceVariable] = field(default_factory=dict)
 
     @cached_property
     def elf(self) -> bytes:
@@ -300,6 +304,7 @@ def _lookup(key: str) -> CodeObject | None:
         arch=saved["arch"], path=entry / "code.hsaco", kernels=saved["kernels"],
         command=tuple(saved["command"]), compile_seconds=saved["compile_seconds"],
         from_cache=True, warnings=tuple(saved["warnings"]),
+        variables=saved.get("variables", {}),
     )
     with _memo_lock:
         _memo[key] = (co, saved["deps"])
@@ -366,6 +371,7 @@ def _build(tc, text: str, filename: str, todo, flags, use_cache: bool) -> dict[s
                 if raw.symbol not in params and raw.meta[".name"] not in params:
                     proc = _ast_proc(ast_base, src, work, _ast_filter_name(raw))
                     params.update(_kernel_params(proc.communicate()[0]))
+        variables = _variables(tc, ast_base, src, work, todo)
         elapsed = time.perf_counter() - t0
         built = {}
         for arch, key in todo:
@@ -378,7 +384,8 @@ def _build(tc, text: str, filename: str, todo, flags, use_cache: bool) -> dict[s
                              if d.severity == "warning")
             display_cmd = tuple(c.replace(str(work), "$WORK") for c in cmd)
             co = CodeObject(arch=arch, path=out / "code.hsaco", kernels=kernels,
-                            command=display_cmd, compile_seconds=elapsed, warnings=warnings)
+                            command=display_cmd, compile_seconds=elapsed, warnings=warnings,
+                            variables=variables[arch])
             if use_cache:
                 co.path = _store(root, key, out, co, deps)
                 with _memo_lock:
@@ -391,6 +398,51 @@ def _build(tc, text: str, filename: str, todo, flags, use_cache: bool) -> dict[s
         return built
     finally:
         shutil.rmtree(work, ignore_errors=True)
+
+
+def _variables(tc, ast_base: list[str], src: Path, work: Path,
+               todo) -> dict[str, dict[str, DeviceVariable]]:
+    """Per arch, the code object's __device__/__constant__ variables by source name, typed from
+    clang's AST (one filtered dump per variable, run concurrently; none when there are none)."""
+    found = {arch: read_variables((work / arch / "code.hsaco").read_bytes()) for arch, _ in todo}
+    symbols = sorted({v[0] for vs in found.values() for v in vs})
+    if not symbols:
+        return {arch: {} for arch, _ in todo}
+    names = dict(zip(symbols, symbols))
+    mangled = [s for s in symbols if s.startswith("_Z")]
+    if mangled:
+        out = subprocess.run([tc.tool("llvm-cxxfilt")], input="\n".join(mangled),
+                             capture_output=True, text=True)
+        names.update(zip(mangled, out.stdout.splitlines()))
+    procs = {s: _ast_proc(ast_base, src, work, names[s]) for s in symbols[:32]}
+    types = {s: _variable_type(p.communicate()[0], names[s].rsplit("::", 1)[-1])
+             for s, p in procs.items()}
+    return {arch: {names[s]: DeviceVariable(names[s], s, vaddr, size, sec, types.get(s))
+                   for s, vaddr, size, sec in vs} for arch, vs in found.items()}
+
+
+def _variable_type(ast_json: bytes, base: str) -> str | None:
+    """The (desugared) C type of the __device__/__constant__ variable ``base`` in a filtered
+    AST dump, e.g. ``float[4]``."""
+    text = ast_json.decode("utf-8", "replace") if isinstance(ast_json, bytes) else ast_json
+    dec, pos = json.JSONDecoder(), 0
+    while True:
+        pos = text.find("{", pos)
+        if pos < 0:
+            return None
+        try:
+            doc, pos = dec.raw_decode(text, pos)
+        except ValueError:
+            return None
+        stack = [doc]
+        while stack:
+            n = stack.pop()
+            if n.get("kind") == "VarDecl" and n.get("name") == base and any(
+                    c.get("kind") in ("CUDADeviceAttr", "CUDAConstantAttr")
+                    for c in n.get("inner") or ()):
+                t = n.get("type") or {}
+                return t.get("desugaredQualType") or t.get("qualType")
+            stack.extend(n.get("inner") or ())
 
 
 _ATTR_RE = re.compile(r"__launch_bounds__\s*\([^()]*\)|__attribute__\s*\(\(.*?\)\)", re.S)
@@ -433,7 +485,7 @@ def _store(root: Path, key: str, out: Path, co: CodeObject, deps) -> Path:
     info = {
         "format": CACHE_FORMAT, "arch": co.arch, "kernels": co.kernels, "deps": deps,
         "command": co.command, "compile_seconds": co.compile_seconds,
-        "warnings": co.warnings,
+        "warnings": co.warnings, "variables": co.variables,
     }
     (out / "info.pickle").write_bytes(pickle.dumps(info))
     (out / "deps.d").unlink(missing_ok=True)

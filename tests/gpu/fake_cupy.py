@@ -11,6 +11,7 @@ is timed or executed on a GPU; tests that use it say so in their names.
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import importlib
 import sys
 import types
@@ -221,6 +222,31 @@ class _RawModule:
         if name in self.fake.missing_symbols:
             raise RuntimeError(f"CUDA_ERROR_NOT_FOUND: named symbol not found ({name})")
         return _RawKernel(_Function(self.fake, name, self.rec))
+
+    def get_global(self, name: str) -> _MemoryPointer:
+        """A module variable's memory, one fake allocation per (loaded module, name); its
+        size is unknown to cupy too, so 256 bytes stand in for it."""
+        if name in self.fake.missing_symbols:
+            raise RuntimeError(f"named symbol not found ({name})")
+        table = self.rec.setdefault("globals", {})
+        if name not in table:
+            table[name] = self.fake.mem.alloc(256)
+        return _MemoryPointer(self.fake, table[name])
+
+
+class _MemoryPointer:
+    """cupy.cuda.MemoryPointer's copy_to_host / copy_from_host over the fake memory."""
+
+    def __init__(self, fake: FakeCupy, ptr: int):
+        self.fake, self.ptr = fake, ptr
+
+    def copy_to_host(self, mem, size: int) -> None:
+        src = self.fake.mem.view(self.ptr, np.uint8, size)
+        ctypes.memmove(mem, src.ctypes.data, size)
+
+    def copy_from_host(self, mem, size: int) -> None:
+        dst = self.fake.mem.view(self.ptr, np.uint8, size)
+        ctypes.memmove(dst.ctypes.data, mem, size)
 
 
 class _RawKernel:

@@ -9,8 +9,12 @@ dynamic relocations: ``R_AMDGPU_RELATIVE64`` stores ``load base + addend`` and
 ``R_AMDGPU_ABS64`` stores ``S + A`` (llvm/include/llvm/BinaryFormat/ELFRelocs/AMDGPU.def;
 AMDGPUUsage "Relocation Records"). The emulator's load base is ``memory.CODE_BASE``.
 
-Writable segments are fresh copies per launch (``__device__`` variables start from their
-initialisers in every launch; a real loaded module would keep them between launches).
+Loaded-module state: ``execute`` may pass a ``state`` dict (segment vaddr -> bytes) that
+outlives one launch, as a module loaded on a GPU does: segments found in it are mapped from it
+instead of the file, and after a launch that completed, every writable segment is captured back
+into it — so ``__device__`` variables keep their values between launches and the host can set
+them before one (``hipMemcpyToSymbol``; ``workbench.runtime.globals``). Without a state dict,
+every launch starts from the file's initialisers.
 """
 from __future__ import annotations
 
@@ -105,17 +109,42 @@ def map_image(mem: Memory, img: Image) -> list[tuple[Region, Segment]]:
             for s in img.segments]
 
 
-def fill_image(mem: Memory, mapped: list[tuple[Region, Segment]], img: Image) -> None:
-    """Copy segment bytes and apply the relocations (after ``finalize``)."""
+def fill_image(mem: Memory, mapped: list[tuple[Region, Segment]], img: Image,
+               state: dict[int, bytearray] | None = None) -> None:
+    """Copy segment bytes and apply the relocations (after ``finalize``); segments present in
+    ``state`` (a loaded module's current bytes, already relocated) come from there."""
+    state = state or {}
     for r, s in mapped:
         v = mem.view(r)
-        v[:] = 0
-        v[:len(s.data)] = np.frombuffer(s.data, np.uint8)
+        v[:] = np.frombuffer(bytes(initial_segment(img, s) if s.vaddr not in state
+                                   else state[s.vaddr]), np.uint8)
+
+
+def initial_segment(img: Image, seg: Segment) -> bytearray:
+    """A segment as the loader leaves it: file bytes, zero fill to p_memsz, relocations
+    applied (values relative to ``CODE_BASE``)."""
+    out = bytearray(seg.memsz)
+    out[:len(seg.data)] = seg.data
     for (vaddr, value), rel in zip(img.fixups, img.relative):
-        addr = CODE_BASE + vaddr
-        r = mem.region_at(addr)
-        if r is None or addr + 8 > r.base + r.size:
+        if seg.vaddr <= vaddr and vaddr + 8 <= seg.vaddr + seg.memsz:
+            o = vaddr - seg.vaddr
+            out[o:o + 8] = struct.pack("<Q", (CODE_BASE if rel else 0) + value)
+        elif not any(s.vaddr <= vaddr < s.vaddr + s.memsz for s in img.segments):
             raise EmulatorError(f"code object relocation at 0x{vaddr:x} lies outside its segments")
-        o = addr - r.delta
-        mem.heap[o:o + 8] = np.frombuffer(struct.pack("<Q", (CODE_BASE if rel else 0) + value),
-                                          np.uint8)
+    return out
+
+
+def capture(mem: Memory, mapped: list[tuple[Region, Segment]],
+            state: dict[int, bytearray]) -> None:
+    """After a completed launch: keep every writable segment's bytes in ``state``."""
+    for r, s in mapped:
+        if s.writable:
+            state[s.vaddr] = bytearray(mem.view(r).tobytes())
+
+
+def segment_of(img: Image, vaddr: int, size: int) -> Segment:
+    """The loadable segment holding ``[vaddr, vaddr + size)``."""
+    for s in img.segments:
+        if s.vaddr <= vaddr and vaddr + size <= s.vaddr + s.memsz:
+            return s
+    raise EmulatorError(f"0x{vaddr:x}+{size} is in no loadable segment of the code object")

@@ -18,7 +18,7 @@ import numpy as np
 from .abi import DISPATCH_PACKET_SIZE, QUEUE_SIZE, dispatch_packet, init_batch, waves_per_group
 from .coverage import record
 from .decode import Program
-from .elfmap import fill_image, load_image, map_image
+from .elfmap import capture, fill_image, load_image, map_image
 from .engine import Launch, run_batch
 from .errors import EmulatorError
 from .fam_mode import mode_from_descriptor
@@ -98,7 +98,8 @@ def execute(info: Any, listing: Any, grid: Sequence[int], block: Sequence[int],
             *, dynamic_lds: int = 0, trace: bool = False, budget: int | None = None,
             max_ds_rows: int = DEFAULT_MAX_DS_ROWS, max_waves: int | None = None,
             elf: bytes | None = None, stream: bool = False,
-            workgroups: int | None = None, timeout: Any = UNSET) -> EmuResult:
+            workgroups: int | None = None, timeout: Any = UNSET,
+            segments: dict[int, bytearray] | None = None) -> EmuResult:
     """Run ``info``'s code (``listing``) over the grid; buffers are updated in place.
 
     ``kernarg(addresses, hidden_pointers)`` returns the kernarg segment bytes given the emulated
@@ -107,7 +108,8 @@ def execute(info: Any, listing: Any, grid: Sequence[int], block: Sequence[int],
     (default ``default_timeout``, None: no limit) — whichever is reached first stops the launch.
     ``elf``: the code object's bytes; its loadable segments (constant tables, ``__device__``
     data) are then mapped at ``memory.CODE_BASE`` (``elfmap``). Without it, a kernel that reads
-    such data faults with the address it tried.
+    such data faults with the address it tried. ``segments``: the loaded module's state
+    (``elfmap``): mapped from, and its writable segments updated after a completed launch.
     ``stream``: also record every wave's instruction stream (``EmuResult.stream``, for
     ``workbench.timing``); ``workgroups``: run only the first that many workgroups of the grid
     (in dispatch order), e.g. those one CU holds.
@@ -146,7 +148,7 @@ def execute(info: Any, listing: Any, grid: Sequence[int], block: Sequence[int],
     mapped = map_image(mem, image) if image is not None else []
     mem.finalize()
     if image is not None:
-        fill_image(mem, mapped, image)
+        fill_image(mem, mapped, image, segments)
     for b, r in zip(buffers, regions):
         mem.view(r)[:] = b.data
     kbytes = bytes(kernarg([r.base for r in regions], {}))
@@ -192,6 +194,8 @@ def execute(info: Any, listing: Any, grid: Sequence[int], block: Sequence[int],
                 wave_in[int(st.wave_global[w])] = int(st.wave_in_wg[w])
         run_batch(launch, st, entry)
     record(prog, launch.counts)
+    if segments is not None and not stream:
+        capture(mem, mapped, segments)
     for b, r in zip(buffers, regions):
         if b.writable and not stream:  # stream mode may run part of the grid: no write-back
             b.data[:] = mem.view(r)

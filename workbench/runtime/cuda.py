@@ -167,6 +167,13 @@ class CudaDevice(CupyDevice):
         self._check_params(fn, info)
         return fn
 
+    def _global(self, module: Any, var: Any) -> Any:
+        if not re.fullmatch(r"[A-Za-z_]\w*", var.name):
+            raise LaunchError(f"{var.name}: NVRTC names C++ variables in namespaces or classes "
+                              f"by its own mangling; on {self.name} only plain global names "
+                              f"are reachable (declare it at file scope or extern \"C\")")
+        return self.raw_module(module).get_global(var.name)
+
     def _by_name_expression(self, module: Any, info: Any, first: Exception) -> Any:
         """C++ kernels whose NVRTC mangling differs (prelude types): look up by source name."""
         src_name = info.metadata.get("source_name") or ""

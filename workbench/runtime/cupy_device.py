@@ -9,6 +9,7 @@ after it finished (which waits for it). Subclasses say how a kernel becomes a cu
 from __future__ import annotations
 
 import abc
+import ctypes
 import sys
 import threading
 import weakref
@@ -88,6 +89,26 @@ class CupyDevice(abc.ABC):
             fn = getattr(fn, "kernel", fn)
             self._functions[key] = (weakref.ref(kernel.module), fn)
         return fn
+
+    # -- __device__ / __constant__ variables (workbench.runtime.globals) ---------------------
+    def _global(self, module: Any, var: Any) -> Any:
+        """cupy MemoryPointer of a device variable in the module as loaded on this GPU (the
+        RawModule whose functions the launches use)."""
+        raise LaunchError(f"{self.name} cannot read or write __device__ variables")
+
+    def read_global(self, module: Any, var: Any) -> bytes:
+        host = np.empty(var.size, np.uint8)
+        with self.cupy.cuda.Device(self.index):
+            self._global(module, var).copy_to_host(host.ctypes.data_as(ctypes.c_void_p),
+                                                   var.size)
+        return host.tobytes()
+
+    def write_global(self, module: Any, var: Any, data: bytes) -> None:
+        host = np.frombuffer(bytes(data), np.uint8).copy()
+        with self.cupy.cuda.Device(self.index):
+            self._global(module, var).copy_from_host(host.ctypes.data_as(ctypes.c_void_p),
+                                                     var.size)
+            self.cupy.cuda.runtime.deviceSynchronize()
 
     # -- arguments --------------------------------------------------------------------------
     def pointers(self, args: Sequence[BoundArg]) -> tuple[list[int | None], list[tuple]]:

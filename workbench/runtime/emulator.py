@@ -6,10 +6,12 @@ arrays (copied to the host and back). The kernarg segment is packed by ``marshal
 """
 from __future__ import annotations
 
+import weakref
 from typing import Any
 
 import numpy as np
 
+from ..emu.elfmap import initial_segment, load_image, segment_of
 from ..emu.launch import EMULATED_ARCHS, UNSET, Buffer, execute
 from .args import BoundArg
 from .device import Dim3, LaunchResult
@@ -31,6 +33,7 @@ class EmulatorDevice:
                               f"not {arch!r}")
         self.arch = arch
         self.name = "emulator" if arch == EMULATED_ARCHS[0] else f"emulator:{arch}"
+        self._modules: dict[int, tuple[Any, dict[int, bytearray]]] = {}
 
     def __repr__(self) -> str:
         return f"EmulatorDevice({self.arch})"
@@ -73,11 +76,14 @@ class EmulatorDevice:
                                        hidden_pointers=hidden))
 
         # The code object's own segments (static tables such as sinf's 2/pi bits) are mapped
-        # too, so what runs is the whole ELF, not only the kernel's instructions.
-        elf = kernel.module[info.arch].elf if kernel is not None else None
+        # too, so what runs is the whole ELF, not only the kernel's instructions; its
+        # __device__ data persists between launches as in a loaded GPU module.
+        co = kernel.module[info.arch] if kernel is not None else None
+        elf = co.elf if co is not None else None
+        segments = self._loaded(co) if co is not None else None
         res = execute(info, listing, grid, block, bufs, kernarg, dynamic_lds=dynamic_lds,
                       trace=trace, budget=budget, elf=elf, stream=stream, workgroups=workgroups,
-                      timeout=timeout)
+                      timeout=timeout, segments=segments)
         for (b, host), buf in zip(hosts, bufs):
             if not buf.writable or stream:
                 continue
@@ -86,6 +92,37 @@ class EmulatorDevice:
             _write_back(b.value, host)
         return LaunchResult(info.name, self.name, tuple(grid), tuple(block), res.seconds,
                             res.trace, dict(res.stats), res.stream)
+
+
+    # -- __device__ / __constant__ variables (workbench.runtime.globals) ---------------------
+    def _loaded(self, co: Any) -> dict[int, bytearray]:
+        """The loaded-module state of one code object (segment vaddr -> current bytes)."""
+        hit = self._modules.get(id(co))
+        if hit is None or hit[0]() is not co:
+            hit = self._modules[id(co)] = (weakref.ref(co), {})
+            weakref.finalize(co, self._modules.pop, id(co), None)
+        return hit[1]
+
+    def read_global(self, module: Any, var: Any) -> bytes:
+        """The current bytes of a device variable of ``module`` on this device."""
+        co = module[self.arch]
+        img = load_image(co.elf)
+        seg = segment_of(img, var.vaddr, var.size)
+        data = self._loaded(co).get(seg.vaddr) or initial_segment(img, seg)
+        o = var.vaddr - seg.vaddr
+        return bytes(data[o:o + var.size])
+
+    def write_global(self, module: Any, var: Any, data: bytes) -> None:
+        """Set a device variable before the next launch (what hipMemcpyToSymbol does)."""
+        co = module[self.arch]
+        img = load_image(co.elf)
+        seg = segment_of(img, var.vaddr, var.size)
+        state = self._loaded(co)
+        buf = state.get(seg.vaddr)
+        if buf is None:
+            buf = state[seg.vaddr] = initial_segment(img, seg)
+        o = var.vaddr - seg.vaddr
+        buf[o:o + var.size] = data
 
 
 def _write_back(value: Any, host: np.ndarray) -> None:

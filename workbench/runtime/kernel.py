@@ -43,6 +43,14 @@ class Kernel:
         return self.info().resources
 
     @property
+    def globals(self):
+        """The module's __device__/__constant__ variables on this kernel's device (read and
+        set them like hipMemcpyFromSymbol/ToSymbol): ``k.globals["coef"] = [1, 2, 3, 4]``."""
+        from .globals import Globals
+
+        return Globals(self.module, self._device)
+
+    @property
     def signature(self) -> str:
         return self.info().signature
 

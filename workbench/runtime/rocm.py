@@ -17,6 +17,7 @@ cupy module (tests/test_rocm_path.py) and the shared cupy launch path runs on Cu
 from __future__ import annotations
 
 import struct
+import weakref
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -145,6 +146,7 @@ class RocmDevice(CupyDevice):
         self.props = props
         suffix = "" if backend == "module" else ", hiprtc"
         self.name = f"rocm:{self.index} ({self.target}{suffix})"
+        self._raw: dict[int, tuple[Any, Any]] = {}
 
     def _load_function(self, kernel: Any, info: Any) -> Any:
         module = kernel.module
@@ -156,13 +158,28 @@ class RocmDevice(CupyDevice):
         except (KeyError, ValueError) as e:
             raise LaunchError(f"{info.name}: {e}; compile with arch='{self.arch}'") from None
         check_code_object(co.arch, co.elf, self.target, what=info.name)
+        return self.raw_module(module).get_function(info.symbol)
+
+    def raw_module(self, module: Any) -> Any:
+        """The cupy RawModule of one Module on this GPU, loaded once: its kernels and its
+        __device__ variables live in that one loaded module (as with hipModuleLoad)."""
+        hit = self._raw.get(id(module))
+        if hit is not None and hit[0]() is module:
+            return hit[1]
+        co = module[self.arch]
         if self.backend == "module":
             raw = self.cupy.RawModule(path=str(co.path))
         else:
             raw = self.cupy.RawModule(code=hiprtc_source(module),
                                       options=hiprtc_options(module, self.target),
                                       backend="nvrtc")
-        return raw.get_function(info.symbol)
+        self._raw[id(module)] = (weakref.ref(module), raw)
+        return raw
+
+    def _global(self, module: Any, var: Any) -> Any:
+        # a code object loaded by path names variables by their ELF symbol (mangled for C++)
+        name = var.symbol if self.backend == "module" else var.name
+        return self.raw_module(module).get_global(name)
 
     def launch(self, kernel, info, grid, block, args, **kw):
         """Refuse any code object for another target even when called directly, then launch."""
