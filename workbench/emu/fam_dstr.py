@@ -24,6 +24,8 @@ exchange with an inactive lane is undefined) and refuses anything else.
 """
 from __future__ import annotations
 
+from functools import cache
+
 import numpy as np
 
 from .errors import EmulatorError
@@ -38,6 +40,7 @@ TRANSPOSED = {"ds_read_b64_tr_b16": (8, 16), "ds_read_b64_tr_b8": (8, 8),
               "ds_read_b64_tr_b4": (8, 4), "ds_read_b96_tr_b6": (12, 6)}
 
 
+@cache
 def exchange(nbytes: int, bits: int) -> tuple[np.ndarray, np.ndarray]:
     """(source lane [64, E], source element [64, E]) of each result element of a wave."""
     per_lane = 8 * nbytes // bits  # E: elements a lane loads (and receives)
@@ -49,9 +52,20 @@ def exchange(nbytes: int, bits: int) -> tuple[np.ndarray, np.ndarray]:
     return src_lane.astype(np.int64), np.ascontiguousarray(src_elem, np.int64)
 
 
+@cache
+def _flat_exchange(nbytes: int, bits: int) -> np.ndarray:
+    """Flat element index (lane * E + element) of each result element, [64 * E]."""
+    lane, elem = exchange(nbytes, bits)
+    return (lane * (8 * nbytes // bits) + elem).reshape(-1)
+
+
 def transpose_bits(words: np.ndarray, nbytes: int, bits: int) -> np.ndarray:
     """Loaded data uint32 [w, 64, nbytes/4] -> transposed data of the same shape."""
     w = words.shape[0]
+    if bits in (8, 16):  # whole bytes / half-words: one gather of typed elements
+        el = np.ascontiguousarray(words, U32).view(np.uint8 if bits == 8 else np.uint16)
+        out = np.take(el.reshape(w, -1), _flat_exchange(nbytes, bits), axis=1)
+        return out.view(U32).reshape(words.shape)
     per_lane = 8 * nbytes // bits
     b = np.unpackbits(np.ascontiguousarray(words, U32).view(np.uint8), axis=-1,
                       bitorder="little").reshape(w, 64, per_lane, bits)
