@@ -72,3 +72,19 @@ def test_cvt_pk_bf16_f32_rounds_to_nearest_even(valu):
     fin = ~np.isnan(a)
     np.testing.assert_array_equal(lo[fin], _bf16_rne(a[fin]))
     np.testing.assert_array_equal(hi, _bf16_rne(b))
+
+
+def test_gfx950_workgroups_get_160_kib_of_lds(valu):
+    """workbench.arch gives gfx950 163840 bytes of LDS per workgroup (gfx942: 65536)."""
+    from workbench import arch
+    from workbench.errors import LaunchError
+
+    assert arch.get("gfx950").lds_bytes_per_workgroup == 163840
+    k = Kernel(valu, "big_lds", device="emulator:gfx950")
+    out = np.zeros(64, np.int32)
+    k[1, 64, 163840](out, 163840 - 256)
+    np.testing.assert_array_equal(out, (np.arange(64) ^ 1) * 3 + 1)
+    with pytest.raises(LaunchError, match="gfx950 allows 163840"):
+        k[1, 64, 163840 + 1024](out, 0)
+    with pytest.raises(Exception, match="LDS address 163840"):
+        k[1, 64, 163840](out, 163840)

@@ -1,4 +1,5 @@
-"""CPU emulator for gfx942 (CDNA3, wave64) code objects: every lane, every LDS access.
+"""CPU emulator for gfx942 (CDNA3) and gfx950 (CDNA4) wave64 code objects: every lane, every
+LDS access.
 
 The emulator executes the very code object the GPU would run (DESIGN.md "Emulator executes
 ISA, not source"), batched over *all* waves that stand at the same PC: one numpy operation per
@@ -38,7 +39,8 @@ Modules
   ``fam_vop3p`` (packed math, fma_mix), ``fam_dot`` (v_dot2/4/8 and the v_dot*c forms),
   ``fam_fp8`` (fp8/bf8 <-> f32 conversions, RNE and stochastic), ``fam_smem``, ``fam_vmem``
   (global/flat/scratch, atomics), ``fam_buffer`` (MUBUF through V# resources, range-checked),
-  ``fam_ds`` (LDS, permutes, swizzle), ``fam_mfma`` (v_mfma_* via ``workbench.layouts``;
+  ``fam_ds`` (LDS, permutes, swizzle), ``fam_dstr`` (gfx950 transposing LDS reads),
+  ``fam_ldsdma`` (global/buffer -> LDS DMA), ``fam_mfma`` (v_mfma_* via ``workbench.layouts``;
   v_accvgpr_* are VALU moves), ``fam_mode`` (s_getreg/s_setreg on MODE; per-instruction float
   modes). ``families`` imports them all.
 

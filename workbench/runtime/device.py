@@ -1,7 +1,8 @@
 """The Device protocol every backend implements, and what a launch returns.
 
-Backends: ``EmulatorDevice`` (runs the gfx942 code object on the CPU), ``RocmDevice`` (cupy on
-ROCm, our code object via RawModule) and ``CudaDevice`` (cupy on CUDA, portable HIP via NVRTC).
+Backends: ``EmulatorDevice`` (runs the gfx942/gfx950 code object on the CPU), ``RocmDevice``
+(cupy on ROCm, our code object via RawModule) and ``CudaDevice`` (cupy on CUDA, portable HIP via
+NVRTC).
 ``kernel[grid, block](*args)`` is the same call on every one of them.
 """
 

@@ -21,3 +21,13 @@ extern "C" __global__ void pk_bf16(const float* a, const float* b, unsigned* out
   asm volatile("v_cvt_pk_bf16_f32 %0, %1, %2" : "=v"(r) : "v"(a[i]), "v"(b[i]));
   out[i] = r;
 }
+
+// 160 KiB of LDS per workgroup on gfx950: write at the dynamic-LDS offset `off`, read back
+// from a different lane's slot
+extern "C" __global__ void big_lds(int* out, int off) {
+  extern __shared__ int dyn[];
+  int t = threadIdx.x;
+  dyn[off / 4 + t] = t * 3 + 1;
+  __syncthreads();
+  out[t] = dyn[off / 4 + (t ^ 1)];
+}
