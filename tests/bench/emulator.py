@@ -5,6 +5,9 @@
 * gfx950: tests/kernels/emu/gemm_bf16_gfx950.hip (C = A·B; global_load_lds_dwordx4 straight
   into LDS, ds_read_b128 + ds_read_b64_tr_b16 operand reads, v_mfma_f32_16x16x32_bf16).
   Needs LLVM >= 20; skipped (and said so) with an older toolchain.
+* gfx950 fp8: tests/kernels/emu/gemm_fp8_f8f6f4.hip (C = A·Bᵀ, OCP E4M3 bytes; LDS DMA dwordx4 /
+  dword, ds_read_b128 + ds_read2_b64, v_mfma_f32_16x16x128_f8f6f4) on integer inputs (exact),
+  at ``--fp8-sizes`` (default 512,1024).
 
 Prints, side by side in one run, per size: each kernel's emulator wall time (minimum and median
 of ``--repeat`` runs after one warm-up launch), emulated wave-instructions per second, numpy's
@@ -86,11 +89,35 @@ def run(arch: str, n: int, k: Kernel, repeat: int, profile: bool) -> float:
     return lo
 
 
+def run_fp8(n: int, k: Kernel, repeat: int) -> None:
+    """The gfx950 fp8 GEMM at n^3 on integers in [-8, 8] (exact): time vs numpy; print a line."""
+    import torch
+
+    rng = np.random.default_rng(0)
+    a, b = rng.integers(-8, 9, (n, n)), rng.integers(-8, 9, (n, n))
+    A, B = (torch.from_numpy(x.astype(np.float32)).to(torch.float8_e4m3fn).view(torch.uint8)
+            .numpy() for x in (a, b))
+    C = np.zeros((n, n), np.float32)
+    launch = k[(n // 64, n // 64), 256]
+    res = launch(A, B, C, n, n, n)  # warm: decode + caches
+    t_emu = _times(lambda: launch(A, B, C, n, n, n), repeat)
+    af, bf = a.astype(np.float32), b.astype(np.float32)
+    t_np = _times(lambda: af @ bf.T, max(repeat, 5))
+    bad = int((C != af @ bf.T).sum())
+    wi = res.stats["wave_instructions"]
+    lo, med, np_lo = min(t_emu), statistics.median(t_emu), min(t_np)
+    print(f"gfx950 {n}^3 fp8 GEMM (f8f6f4 MFMA): emulator min {lo:.3f} s / median {med:.3f} s "
+          f"({repeat} runs), {wi:,} wave-instructions ({wi / lo:,.0f}/s), {res.stats['waves']} "
+          f"waves; numpy f32 matmul min {np_lo * 1e3:.2f} ms; emulator/numpy = "
+          f"{lo / np_lo:,.0f}x (min/min); {bad} elements differ from numpy (exact inputs)")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--profile", action="store_true", help="cProfile the largest size")
     ap.add_argument("--sizes", default="256,1024")
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--fp8-sizes", default="512,1024", help="gfx950 fp8 GEMM sizes ('' = none)")
     a = ap.parse_args()
     archs = ["gfx942"]
     if find_toolchain().clang_major >= 20:
@@ -111,6 +138,11 @@ def main() -> None:
         if len(best) == 2:
             print(f"{n}^3: gfx950 / gfx942 emulator time = {best['gfx950'] / best['gfx942']:.2f}"
                   " (minima)")
+    if "gfx950" in kernels and a.fp8_sizes:
+        mod = wb.compile((KDIR / "gemm_fp8_f8f6f4.hip").read_text(), "gfx950")
+        k8 = Kernel(mod, "gemm_fp8_f8f6f4", device="emulator:gfx950")
+        for n in (int(x) for x in a.fp8_sizes.split(",")):
+            run_fp8(n, k8, a.repeat)
     print(report().text())
 
 
