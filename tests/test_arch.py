@@ -6,6 +6,7 @@ import dataclasses
 
 import pytest
 
+import workbench
 from workbench import arch as wa
 
 EXPECTED = ["gfx90a", "gfx942", "gfx950", "gfx1030", "gfx1100", "gfx1102", "gfx1151", "gfx1201"]
@@ -157,6 +158,51 @@ def test_lds_facts():
         a = wa.get(name)
         assert a.lds_bytes_per_cu == a.lds_bytes_per_workgroup == 65536
         assert a.lds_alloc_granule == 512 and a.lds_banks == 32 and a.lds_bank_width == 4
+
+
+def test_rdna_lds_granule_and_device_topology():
+    # LDSGRAN (llvm-project PR #224852): 1 KiB allocation blocks on GFX10.3/11/12.0.
+    for name in ("gfx1030", "gfx1100", "gfx1102", "gfx1151", "gfx1201"):
+        assert wa.get(name).lds_alloc_granule == 1024
+    # The timing model needs CUs and XCDs per chip: MI300X 8 x 38, MI355X 8 x 32 (FACTS §6).
+    assert (wa.get("gfx942").cu_count, wa.get("gfx942").xcd_count) == (304, 8)
+    assert (wa.get("gfx950").cu_count, wa.get("gfx950").xcd_count) == (256, 8)
+    assert all(a.cu_count % a.xcd_count == 0 for a in wa.ARCHS.values() if a.cu_count)
+
+
+def _elf_flags(path) -> int:
+    data = open(path, "rb").read()
+    return int.from_bytes(data[48:52], "little")  # e_flags of an ELF64 header
+
+
+def test_elf_mach_and_llvm_support_match_the_compiler_in_use():
+    """Measured with the clang in use: e_flags' EF_AMDGPU_MACH byte, and which targets build."""
+    from workbench import toolchain
+    from workbench.compiler import CompileError
+    tc = toolchain.find_toolchain()
+    src = '__global__ void k(int* p) { p[threadIdx.x] = 1; }\n'
+    for a in wa.ARCHS.values():
+        if tc.clang_major < a.min_llvm_major:
+            with pytest.raises(CompileError, match=f"cannot build {a.name}"):
+                workbench.compile(src, a.name)
+            continue
+        co = workbench.compile(src, a.name)[a.name]
+        assert _elf_flags(co.path) & 0xFF == a.elf_mach, a.name
+
+
+def test_gfx950_lds_limit_is_the_compilers():
+    """LLVM 22 builds 163840 B of static LDS for gfx950 and rejects 4 B more (FACTS §3.1)."""
+    from workbench import toolchain
+    from workbench.compiler import CompileError
+    if toolchain.find_toolchain().clang_major < wa.get("gfx950").min_llvm_major:
+        pytest.skip("this clang cannot build gfx950 (LLVM >= 20 needed)")
+    body = ("__global__ void __launch_bounds__(256) k(float* p) {{ __shared__ float s[{n}]; "
+            "s[threadIdx.x] = p[threadIdx.x]; __syncthreads(); p[threadIdx.x] = s[{n} - 1]; }}\n")
+    limit = wa.get("gfx950").lds_bytes_per_workgroup
+    info = workbench.compile(body.format(n=limit // 4), "gfx950")["gfx950"].kernels["k"]
+    assert info.resources.lds_bytes == limit
+    with pytest.raises(CompileError, match=f"exceeds limit \\({limit}\\)"):
+        workbench.compile(body.format(n=limit // 4 + 1), "gfx950")
 
 
 def test_elf_mach_values_are_unique():

@@ -1,9 +1,11 @@
-"""Occupancy model: hand-computed cases, and a compiled sweep checked against LLVM 19's remark.
+"""Occupancy model: hand-computed cases, and compiled sweeps checked against clang's remark.
 
-The truth is LLVM: KernelInfo.llvm_occupancy is the "Occupancy [waves/SIMD]" clang prints for
--Rpass-analysis=kernel-resource-usage, computed with block size = the kernel's max flat
-workgroup size and its static LDS. The sweep must agree on every kernel and must hit every
-limiter on every arch.
+hipwb's occupancy() follows the hardware for the launch asked about. clang's "Occupancy
+[waves/SIMD]" remark (-Rpass-analysis=kernel-resource-usage; KernelInfo.llvm_occupancy) is
+computed for the kernel's flat workgroup sizes and static LDS, and LLVM 19 and LLVM 22 compute it
+differently. The sweeps hold the model of each LLVM (occupancy.llvm_remark_waves) to the real
+remark of the LLVM in use, and every case where that remark differs from hipwb's hardware value
+must be explained by a named rule (occupancy.LLVM_RULES, each with its citation).
 """
 
 from __future__ import annotations
@@ -17,7 +19,15 @@ import pytest
 
 import workbench
 from workbench import arch as wa
-from workbench.occupancy import LIMITERS, occupancy, occupancy_table, unified_vgpr_count
+from workbench.occupancy import (
+    LIMITERS,
+    LLVM_RULES,
+    llvm_departures,
+    llvm_remark_waves,
+    occupancy,
+    occupancy_table,
+    unified_vgpr_count,
+)
 
 KERNELS = Path(__file__).parent / "kernels" / "occupancy"
 
@@ -164,12 +174,58 @@ def test_table_rows_agree_with_occupancy():
 
 
 # ------------------------------------------------------------------------------------------
+# Where the LLVM remarks and the hardware part (hand-computed; occupancy.LLVM_RULES)
+
+
+def test_block_range_rule_gfx942_448_threads():
+    # 448 threads = 7 waves; 32 wave slots per CU hold 4 such workgroups = 28 waves = 7/SIMD.
+    # LLVM 22 reports 8: the best any block size up to 448 reaches (256 threads: 8 x 4 waves).
+    r = res(vgprs=2, sgprs=8, wave_size=64, max_flat=448)
+    o = occupancy(r, "gfx942")
+    assert (o.waves_per_simd, o.workgroups_per_cu, o.limiter) == (7, 4, "workgroup_size")
+    assert llvm_remark_waves(r, "gfx942", 19) == 7 and llvm_remark_waves(r, "gfx942", 22) == 8
+    assert llvm_departures(r, "gfx942", 22) == ("block-range",)
+    assert llvm_departures(r, "gfx942", 19) == ()
+    assert o.notes == ("LLVM 22 reports 8 waves/SIMD here: the best any block size up to 448 "
+                       "threads reaches (llvm-project PR #123748); a 448-thread launch holds "
+                       "whole workgroups of 7 waves: 7 waves/SIMD",)
+    # A launch with another block size than the kernel's max is not what the remark is about.
+    o256 = occupancy(r, "gfx942", 256)
+    assert o256.notes == () and o256.waves_per_simd == 8
+
+
+def test_lds_granule_rule_gfx950():
+    # 12288 B rounds up to 10 x 1280 = 12800 B: 163840 // 12800 = 12 one-wave workgroups per CU
+    # = 3 waves/SIMD; LLVM 19/22 divide by 12288 -> 13 -> ceil(13 / 4) = 4.
+    r = res(vgprs=2, sgprs=8, lds_bytes=12288, wave_size=64, max_flat=64)
+    o = occupancy(r, "gfx950")
+    assert (o.lds_bytes_allocated, o.lds_workgroups, o.waves_per_simd) == (12800, 12, 3)
+    assert llvm_remark_waves(r, "gfx950", 22) == 4
+    assert llvm_departures(r, "gfx950", 22) == ("lds-granule",)
+    # LLVM 19 cannot build gfx950, so the note names LLVM 22 only.
+    assert o.notes[0].startswith("LLVM 22 reports 4 waves/SIMD here: it divides 12288 B")
+    # RDNA allocates 1 KiB blocks in WGP mode: 33000 B -> 33792 B -> 131072 // 33792 = 3.
+    assert occupancy(res(lds_bytes=33000), "gfx1100", 64).lds_workgroups == 3
+
+
+# ------------------------------------------------------------------------------------------
 # The sweep: compile real kernels, compare with LLVM's remark
 
-SWEEP_ARCHS = ("gfx90a", "gfx942", "gfx1030", "gfx1100", "gfx1102", "gfx1151", "gfx1201")
+SWEEP_ARCHS = ("gfx90a", "gfx942", "gfx950", "gfx1030", "gfx1100", "gfx1102", "gfx1151",
+               "gfx1201")
 CDNA = tuple(a for a in SWEEP_ARCHS if wa.get(a).is_cdna)
 RDNA = tuple(a for a in SWEEP_ARCHS if wa.get(a).is_rdna)
 WAVE64 = ("-mwavefrontsize64",)
+
+
+def _llvm_major() -> int:
+    return workbench.find_toolchain().clang_major
+
+
+def _buildable(archs) -> tuple[str, ...]:
+    """The archs the clang in use builds (gfx950 needs LLVM >= 20: Arch.min_llvm_major)."""
+    major = _llvm_major()
+    return tuple(a for a in archs if major >= wa.get(a).min_llvm_major)
 
 
 def clobber_source() -> str:
@@ -229,6 +285,7 @@ class Case:
 def sweep() -> list[Case]:
     cases = []
     for label, source, archs, options in SWEEP_SOURCES:
+        archs = _buildable(archs)
         mod = workbench.compile(source(), archs, options)
         for a in archs:
             for kname, ki in sorted(mod[a].kernels.items()):
@@ -241,17 +298,74 @@ def _ours(case: Case):
     return occupancy(r, case.arch, r.max_flat_workgroup_size)
 
 
-def test_sweep_agrees_with_llvm_on_every_kernel(sweep):
+def _check_against_remarks(cases: list[Case]) -> tuple[list[str], dict]:
+    """Hold each case to the remark of the LLVM in use; return problems and a summary.
+
+    Per case: the model of this LLVM (llvm_remark_waves) must equal its remark; hipwb's
+    hardware value at the kernel's max flat size must equal the remark unless a named rule
+    (llvm_departures) explains the difference; and the model says what LLVM 19 and LLVM 22
+    report, so the cases where those two disagree -- and which one hipwb follows -- are listed.
+    """
+    major = _llvm_major()
+    bad, agree, by_rule, llvm_split, differs = [], 0, collections.Counter(), [], []
+    for c in cases:
+        r = c.info.resources
+        remark = c.info.llvm_occupancy
+        hw = occupancy(r, c.arch, r.max_flat_workgroup_size).waves_per_simd
+        model = llvm_remark_waves(r, c.arch, major)
+        why = (f"vgprs={r.vgprs} agprs={r.agprs} sgprs={r.sgprs} lds={r.lds_bytes} "
+               f"block={r.max_flat_workgroup_size}")
+        if model != remark:
+            bad.append(f"{c.label}: LLVM {major} remark {remark}, hipwb's model of LLVM "
+                       f"{major} {model} ({why})")
+        rules = llvm_departures(r, c.arch, major)
+        if hw == remark:
+            agree += 1
+            if rules:
+                bad.append(f"{c.label}: rules {rules} claimed but hardware {hw} == remark ({why})")
+        elif not rules:
+            bad.append(f"{c.label}: hardware {hw} != remark {remark}, no rule explains it ({why})")
+        else:
+            by_rule[" + ".join(rules)] += 1
+            differs.append(f"{c.label}: LLVM {major} remark {remark}, hipwb {hw} "
+                           f"({' + '.join(rules)}; {why})")
+        w19, w22 = llvm_remark_waves(r, c.arch, 19), llvm_remark_waves(r, c.arch, 22)
+        if w19 != w22 and wa.get(c.arch).min_llvm_major <= 19:  # both LLVMs build it
+            follows = "19" if hw == w19 else "22" if hw == w22 else "neither"
+            llvm_split.append(f"{c.label}: LLVM 19 {w19}, LLVM 22 {w22}, hipwb {hw} (follows "
+                              f"{follows}; {' + '.join(llvm_departures(r, c.arch, 22))})")
+    summary = {"llvm": major, "cases": len(cases), "agree": agree, "by_rule": by_rule,
+               "differs": differs, "llvm_split": llvm_split,
+               "both_build": sum(wa.get(c.arch).min_llvm_major <= 19 for c in cases)}
+    return bad, summary
+
+
+def _print_summary(title: str, summary: dict, capsys) -> None:
+    with capsys.disabled():
+        print(f"\n{title}: {summary['cases']} kernels, LLVM {summary['llvm']} remark equals "
+              f"hipwb (hardware) on {summary['agree']}; differs by rule: "
+              + (", ".join(f"{k}={v}" for k, v in sorted(summary["by_rule"].items()))
+                 or "none"))
+        for line in summary["differs"]:
+            print(f"    {line}")
+        split = summary["llvm_split"]
+        if summary["both_build"]:
+            print(f"  LLVM 19 and LLVM 22 (modelled) disagree on {len(split)} of the "
+                  f"{summary['both_build']} kernels both build; hipwb follows the hardware:")
+        for line in split:
+            print(f"    {line}")
+
+
+def test_sweep_agrees_with_llvm_on_every_kernel(sweep, capsys):
     assert all(c.info.llvm_occupancy is not None for c in sweep), "missing LLVM remark"
-    bad = []
-    for c in sweep:
-        o = _ours(c)
-        if o.waves_per_simd != c.info.llvm_occupancy:
-            r = c.info.resources
-            bad.append(f"{c.label}: llvm {c.info.llvm_occupancy}, ours {o.waves_per_simd} "
-                       f"({o.limiter}; vgprs={r.vgprs} agprs={r.agprs} sgprs={r.sgprs} "
-                       f"lds={r.lds_bytes} block={r.max_flat_workgroup_size})")
-    assert not bad, f"{len(bad)}/{len(sweep)} cases disagree:\n" + "\n".join(bad[:40])
+    bad, summary = _check_against_remarks(sweep)
+    _print_summary("occupancy sweep", summary, capsys)
+    assert not bad, f"{len(bad)}/{len(sweep)} cases fail:\n" + "\n".join(bad[:40])
+    # The disagreement the issue reported is in the set, with the rule that explains it.
+    split = "\n".join(summary["llvm_split"])
+    assert "gfx942/w64/lds/nolds_b448: LLVM 19 7, LLVM 22 8, hipwb 7 (follows 19; " \
+           "block-range)" in split
+    assert set(summary["by_rule"]) <= {*LLVM_RULES, " + ".join(LLVM_RULES)}
 
 
 def test_resources_vgprs_are_arch_vgprs(sweep):
@@ -278,7 +392,7 @@ def test_sweep_hits_every_limiter_on_every_arch(sweep, capsys):
         for (a, ws), cnt in sorted(hits.items()):
             print(f"  {a:8} wave{ws}: {sum(cnt.values()):4} cases  "
                   + "  ".join(f"{k}={cnt[k]}" for k in LIMITERS if cnt[k]))
-    for a in SWEEP_ARCHS:
+    for a in _buildable(SWEEP_ARCHS):
         arch = wa.get(a)
         for ws in arch.wave_sizes:
             cnt = hits[(a, ws)]
@@ -288,3 +402,50 @@ def test_sweep_hits_every_limiter_on_every_arch(sweep, capsys):
                 need.add("sgprs")
             missing = need - set(cnt)
             assert not missing, f"{a} wave{ws}: no case limited by {sorted(missing)}"
+
+
+# ------------------------------------------------------------------------------------------
+# gfx950 (MI355X): registers x LDS x block size, against LLVM's own remark
+
+GFX950_VGPRS = (32, 96, 128, 200)  # 8, 5, 4, 2 waves/SIMD by VGPRs (512 / alignTo(v, 8))
+GFX950_LDS = (0, 12288, 40960, 98304)  # 98304 B: more than gfx942's 64 KiB, fits 160 KiB
+GFX950_BLOCKS = (64, 256, 448, 1024)
+
+
+def gfx950_source() -> str:
+    """One kernel per (VGPRs, LDS bytes, block size): a clobber pins the VGPRs, a static
+    __shared__ array the LDS, __launch_bounds__ the block size."""
+    out = ["template <int N> __device__ __attribute__((always_inline)) void touch(float* x) {",
+           "  __shared__ float s[N / 4];", "  const int t = threadIdx.x;",
+           "  s[t % (N / 4)] = x[t];", "  __syncthreads();",
+           "  x[t] = s[(t * 7 + 3) % (N / 4)];", "}"]
+    for v in GFX950_VGPRS:
+        for lds in GFX950_LDS:
+            for b in GFX950_BLOCKS:
+                body = f"touch<{lds}>(x);" if lds else "x[threadIdx.x] += 1.0f;"
+                out.append(f'extern "C" __global__ void __launch_bounds__({b}) '
+                           f'g950_v{v}_l{lds}_b{b}(float* x) '
+                           f'{{ asm volatile("; clobber" ::: "v{v - 1}"); {body} }}')
+    return "\n".join(out) + "\n"
+
+
+def test_gfx950_sweep_registers_lds_block_sizes(capsys):
+    """At least 40 gfx950 configurations; resources and occupancy held to LLVM's remark."""
+    if _llvm_major() < wa.get("gfx950").min_llvm_major:
+        pytest.skip("this clang cannot build gfx950 (LLVM >= 20 needed)")
+    kernels = workbench.compile(gfx950_source(), "gfx950")["gfx950"].kernels
+    cases = [Case("gfx950-sweep", "gfx950", k, ki) for k, ki in sorted(kernels.items())]
+    assert len(cases) == len(GFX950_VGPRS) * len(GFX950_LDS) * len(GFX950_BLOCKS) >= 40
+    bad = []
+    for c in cases:
+        v, lds, b = (int(p[1:]) for p in c.kernel.split("_")[1:])
+        r, remark = c.info.resources, c.info.metadata.get("remark", {})
+        got = (r.vgprs, r.lds_bytes, r.max_flat_workgroup_size)
+        if got != (v, lds, b) or int(remark.get("VGPRs", -1)) != v \
+                or int(remark.get("LDS Size [bytes/block]", -1)) != lds:
+            bad.append(f"{c.label}: resources {got}, remark {remark}, expected {(v, lds, b)}")
+    problems, summary = _check_against_remarks(cases)
+    _print_summary("gfx950 sweep", summary, capsys)
+    assert not bad and not problems, "\n".join((bad + problems)[:40])
+    limiters = collections.Counter(_ours(c).limiter for c in cases)
+    assert {"vgprs", "lds", "workgroup_size", "waves"} <= set(limiters), limiters

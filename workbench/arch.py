@@ -11,8 +11,14 @@ Every number carries its source. Tags used in the comments:
   MI300DOC   ROCm docs conceptual/gpu-arch/mi300.md (FLOPS/clock/CU table, 5.3 TB/s)
   MI350DOC   ROCm docs reference/gpu-arch/mi350.rst (via FACTS §6)
   CALC       ROCm/amd_matrix_instruction_calculator (FLOPs per CU / WGP per clock, via FACTS §1-2)
-  READELF    measured: llvm-readelf -h of a code object built by LLVM 19 clang for the target
+  READELF    measured: llvm-readelf -h of a code object built by clang for the target (LLVM 19
+             for all but gfx950; LLVM 22.1.8 for every target, gfx950 included)
   LLVM19     measured: clang 19 -Rpass-analysis=kernel-resource-usage occupancy remark
+  LLVM22     measured: clang 22.1.8 (Debian) the same way; tests/test_occupancy.py sweeps it
+  LDSGRAN    llvm-project PR #224852 (2026, "Add LDS encoding granularity to TargetParser"):
+             LDS is *allocated* in 1280-B blocks on gfx950 and 1024-B blocks on GFX10.3, GFX11
+             and GFX12.0, which *encode* COMPUTE_PGM_RSRC2.LDS_SIZE in 512-B units (the
+             AMDGPUUsage table, FACTS §3.1, gives the encoding)
 [derived] marks arithmetic on sourced numbers; [3rd-party] marks non-AMD/non-LLVM sources.
 Peak numbers are dense (no sparsity) and use the clock in `clock_ghz`.
 """
@@ -76,6 +82,8 @@ class Arch:
     has_fp8_fnuz: bool
     has_ocp_fp8: bool
     elf_mach: int  # EF_AMDGPU_MACH_* value in e_flags
+    min_llvm_major: int  # oldest LLVM whose clang builds this target (hipwb needs >= 19)
+    xcd_count: int  # compute dies (XCDs) per device, each with its own L2; 1 on one-die parts
     flops_per_cu_per_clock: Mapping[str, int | None] = field(hash=False, repr=False)
     peak_tflops: Mapping[str, float | None] = field(hash=False, repr=False)
 
@@ -175,7 +183,12 @@ _RDNA_COMMON = dict(
     lds_bytes_per_cu=65536,  # FACTS §3.1: 64 KiB per CU (128 KiB per WGP)
     lds_bytes_per_wgp=131072,  # FACTS §3.1 / SPECS "LDS 128 KiB"; LLVM19 uses it in WGP mode
     lds_bytes_per_workgroup=65536,  # FACTS §3.1: max per workgroup stays 64 KiB
-    lds_alloc_granule=512,  # FACTS §3.1: USAGE GRANULATED_LDS_SIZE roundup(size/(128*4)) GFX7-12
+    # LDSGRAN: allocated in 1 KiB blocks (FACTS §3.1's 512 B is the LDS_SIZE encoding unit).
+    lds_alloc_granule=1024,
+    min_llvm_major=19,  # all RDNA targets here build with LLVM 19 (LLVM19 sweep) and 22
+    # One graphics die: the compute units share one L2 (SPECS lists one L2 per device; Navi 31's
+    # chiplets are memory/cache dies [3rd-party]).
+    xcd_count=1,
     lds_banks=32,  # FACTS §3.1: LLVM models 32 banks (ldsbankcount32); no AMD doc found
     lds_bank_width=4,  # FACTS §3.1
     max_workgroup_size=1024,  # FACTS §4.1: getMaxFlatWorkGroupSize 1024
@@ -241,6 +254,8 @@ _ARCH_LIST = [
         has_fp8_fnuz=False,  # FACTS §1.2: FP8 MFMAs start with CDNA3
         has_ocp_fp8=False,
         elf_mach=0x3F,  # FACTS §5.5; READELF: e_flags 0x53F = 0x3F | xnack/sramecc bits
+        min_llvm_major=19,  # LLVM19 sweep
+        xcd_count=1,  # one GCD is one die and one HIP device (MI250DOC: "The MI250 GCD")
         # MI250DOC FLOPS/CLOCK/CU table (per CU, so valid per GCD):
         flops_per_cu_per_clock={"fp32_vector": 128, "fp32_matrix": 256, "fp16": 1024,
                                 "bf16": 1024, "fp8": None, "int8": 1024},
@@ -264,7 +279,9 @@ _ARCH_LIST = [
         has_architected_flat_scratch=True,  # FACTS §5.2 (ZIG architected_flat_scratch)
         has_fp8_fnuz=True,  # FACTS §1.2: gfx940/941/942 FP8 is FNUZ; no OCP FP8
         has_ocp_fp8=False,
-        elf_mach=0x4C,  # FACTS §5.5; READELF: e_flags 0x54C
+        elf_mach=0x4C,  # FACTS §5.5; READELF: e_flags 0x54C (LLVM 19 and 22)
+        min_llvm_major=19,  # LLVM19 sweep
+        xcd_count=8,  # FACTS §6 / MI300DOC: 8 XCDs x 38 active CUs = 304, 4 MB L2 per XCD
         # MI300DOC FLOPS/CLOCK/CU: vector FP32 256, matrix FP32 256, FP16/BF16 2048,
         # FP8/INT8 4096.
         flops_per_cu_per_clock={"fp32_vector": 256, "fp32_matrix": 256, "fp16": 2048,
@@ -283,8 +300,13 @@ _ARCH_LIST = [
         clock_ghz=2.4,  # FACTS §6: rocminfo max engine clock 2400 MHz (HK agent_info)
         memory_bandwidth_gbs=8000.0,  # FACTS §6 (MI350DOC: HBM3E 8 TB/s)
         lds_bytes_per_cu=163840,  # FACTS §3.1: 160 KiB (MI350DOC, ZIG addressable 163840)
-        lds_bytes_per_workgroup=163840,  # FACTS §3.1
-        lds_alloc_granule=1280,  # FACTS §3.1: USAGE GFX950 roundup(size/(320*4))
+        # FACTS §3.1; LLVM22: 163840 B of __shared__ builds, 163844 B fails with "local memory
+        # (163844) exceeds limit (163840)".
+        lds_bytes_per_workgroup=163840,
+        # FACTS §3.1 (USAGE GFX950 roundup(size/(320*4))); LDSGRAN: 1280-B allocation blocks.
+        # (LLVM 22 itself encodes LDS_SIZE for PAL in 2048-B units on gfx950, measured with llc
+        # -mtriple=amdgcn-amd-amdpal: 10240 B -> 5, 10244 B -> 6; HSA leaves it to the CP.)
+        lds_alloc_granule=1280,
         # FACTS §3.1: 64 banks measured for ds_read_b64/b128 (HK); LLVM and rocprof-compute
         # still say 32 and ds_read_b96/ds_write_b64 behave as 32 -- the wide read path is 64.
         lds_banks=64,
@@ -292,7 +314,11 @@ _ARCH_LIST = [
         has_architected_flat_scratch=True,  # FACTS §5.2
         has_fp8_fnuz=False,  # FACTS §1.2: gfx950 uses OCP FP8 [3rd-party: Modular docs]
         has_ocp_fp8=True,  # FACTS §1.2 / §1.3 (f8f6f4 format 0 = fp8 E4M3)
-        elf_mach=0x4F,  # FACTS §5.5 (ELFMACH); LLVM 19 cannot build gfx950 to measure
+        elf_mach=0x4F,  # FACTS §5.5 (ELFMACH); READELF (LLVM 22): e_flags 0x54F
+        # clang 19 rejects --offload-arch=gfx950 ("invalid target ID"); LLVM22 builds it.
+        # AMDGPUUsage lists gfx950 from LLVM 20 on (toolchain/doctor say the same).
+        min_llvm_major=20,
+        xcd_count=8,  # FACTS §6 / MI350DOC: 8 XCDs x 32 active CUs = 256; HK rocminfo 8 XCC
         # [derived] from MI350DOC peaks (FACTS §6): bf16 2.5 PF = 256 x 2.4 x 4096,
         # fp8/int8 5.0 = x 8192, FP32 157.3 TF = x 256.
         flops_per_cu_per_clock={"fp32_vector": 256, "fp32_matrix": 256, "fp16": 4096,

@@ -1,15 +1,29 @@
 """Occupancy model: kernel resources x arch x block size -> waves per SIMD and what limits it.
 
-The rules are LLVM 19's, so that our number equals the "Occupancy [waves/SIMD]" remark clang
-prints (-Rpass-analysis=kernel-resource-usage); tests/test_occupancy.py checks that on a sweep.
-Sources (LLVM 19, llvm/lib/Target/AMDGPU/; summary in shared/reference/amd_hw_facts.md §4):
+hipwb follows the hardware for the launch it is asked about. Where clang's "Occupancy
+[waves/SIMD]" remark (-Rpass-analysis=kernel-resource-usage) answers a different question, the
+difference is a named rule, modelled in `llvm_remark_waves` and explained in `Occupancy.notes`;
+tests/test_occupancy.py checks the model of each LLVM against its real remark on a sweep.
+Sources (llvm/lib/Target/AMDGPU/; summary in shared/reference/amd_hw_facts.md §4):
   GCNSubtarget::computeOccupancy = min(MaxWavesPerEU, LDS/workgroup limit, SGPR limit, VGPR
-    limit); AMDGPUAsmPrinter feeds it the kernel's max flat workgroup size, its static LDS, and
+    limit); AMDGPUAsmPrinter feeds it the kernel's flat workgroup sizes, its static LDS, and
     .sgpr_count / the unified VGPR count (AMDGPUResourceUsageAnalysis).
   IsaInfo::getNumWavesPerEUWithNumVGPRs, getTotalNumVGPRs, getVGPRAllocGranule (AMDGPUBaseInfo)
   GCNSubtarget::getOccupancyWithNumSGPRs (table for GFX8/9; none on GFX10+)
-  AMDGPUSubtarget::getOccupancyWithLocalMemSize + IsaInfo::getMaxWorkGroupsPerCU (workgroup
-    slots, barriers, LDS; waves are spread over the EUs of a CU, or of a WGP in WGP mode)
+  IsaInfo::getMaxWorkGroupsPerCU (workgroup slots, barriers; waves are spread over the EUs of a
+    CU, or of a WGP in WGP mode) with LLVM 19's getOccupancyWithLocalMemSize or LLVM 22's
+    getOccupancyWithWorkGroupSizes.
+The two rules where hipwb and the remark part (see `LLVM_RULES`):
+  "block-range": LLVM >= 20 prints the best occupancy of any block size the kernel allows
+    (1..max flat workgroup size), llvm-project PR #123748 ("Occupancy w.r.t. workgroup size
+    range is also a range", 2025); LLVM 19 prints it for the max flat size. The hardware holds
+    whole workgroups (AMD APP profiler guide, kernel occupancy: "wavefronts are scheduled as part
+    of a work-group"), so a 448-thread launch on gfx942 holds 4 x 7 waves = 7 waves/SIMD, as
+    LLVM 19 says; LLVM 22's 8 is what a smaller block (e.g. 256) would reach.
+  "lds-granule": the hardware allocates a workgroup's LDS in granules (AMDGPUUsage,
+    COMPUTE_PGM_RSRC2.LDS_SIZE: 128 dwords on GFX7-GFX12, 320 dwords on GFX950); LLVM 19 and 22
+    divide the unrounded size (their FIXME), fixed upstream after 22 by llvm-project
+    PR #205637 ("Occupancy calculation for LDS aligned to allocation granularity", 2026).
 """
 
 from __future__ import annotations
@@ -21,12 +35,29 @@ from .arch import Arch
 from .arch import get as get_arch
 
 __all__ = [
-    "LIMITERS", "Occupancy", "OccupancyTable", "ResourcesLike", "occupancy", "occupancy_table",
+    "LIMITERS", "LLVM_RULES", "Occupancy", "OccupancyTable", "ResourcesLike", "lds_allocated",
+    "llvm_departures", "llvm_remark_waves", "llvm_rules", "occupancy", "occupancy_table",
     "unified_vgpr_count",
 ]
 
 #: Possible values of `Occupancy.limiter`, in the order ties are attributed.
 LIMITERS = ("vgprs", "sgprs", "lds", "barriers", "workgroup_size", "waves")
+
+#: Where an LLVM's occupancy remark leaves the hardware rule hipwb follows (module docstring).
+LLVM_RULES = {
+    "block-range": "LLVM >= 20 reports the best occupancy of any block size from the kernel's "
+                   "min to its max flat workgroup size (llvm-project PR #123748); a launch "
+                   "holds whole workgroups of the size it is launched with",
+    "lds-granule": "LLVM <= 22 divides the LDS per workgroup unrounded (llvm-project "
+                   "PR #205637 fixed it later); the hardware allocates it in granules "
+                   "(AMDGPUUsage, COMPUTE_PGM_RSRC2.LDS_SIZE)",
+}
+#: The first LLVM major whose remark follows each rule's LLVM side (None: not yet fixed in
+#: any LLVM hipwb supports). "block-range": PR #123748 opened 2025-01-21, after the LLVM 19
+#: release; measured: 19 reports the max-size value, 22 the range maximum; 20 and 21 are not
+#: installed here to measure, and are assumed to follow the PR.
+_RULE_SINCE = {"block-range": 20}
+_RULE_UNTIL = {"lds-granule": 22}  # last LLVM major that ignores the granule (measured: 19, 22)
 
 
 class ResourcesLike(Protocol):
@@ -61,6 +92,10 @@ class Occupancy:
     workgroup_limit: int  # waves/SIMD allowed by workgroup slots / barriers alone
     lds_workgroups: int | None  # workgroups per unit LDS allows (None: kernel uses no LDS)
     max_workgroups: int  # workgroups per unit allowed by wave slots and barriers
+    lds_bytes_allocated: int = 0  # lds_bytes rounded up to the arch's LDS allocation granule
+    #: Where clang's occupancy remark (computed for the kernel's max flat workgroup size and
+    #: its static LDS) differs from this launch's hardware value, one sentence per LLVM rule.
+    notes: tuple[str, ...] = ()
 
     @property
     def limits(self) -> dict[str, int]:
@@ -133,6 +168,15 @@ def max_workgroups_per_unit(arch: Arch, waves_per_wg: int) -> tuple[int, str]:
     if arch.max_barriers_per_cu < by_waves:
         return arch.max_barriers_per_cu, "barriers"
     return by_waves, "workgroup_size"
+
+
+def lds_allocated(arch: Arch, lds_bytes: int) -> int:
+    """LDS a workgroup takes from its CU: `lds_bytes` rounded up to the allocation granule.
+
+    AMDGPUUsage, COMPUTE_PGM_RSRC2.LDS_SIZE: roundup(size / (128 * 4)) on GFX7-GFX12,
+    roundup(size / (320 * 4)) on GFX950 (amd_hw_facts §3.1; `Arch.lds_alloc_granule`).
+    """
+    return _align(lds_bytes, arch.lds_alloc_granule) if lds_bytes > 0 else 0
 
 
 def _waves_from_groups(arch: Arch, groups: int, waves_per_wg: int) -> int:
@@ -222,10 +266,11 @@ def occupancy(
 
     max_wgs, wg_reason = max_workgroups_per_unit(a, waves_per_wg)
     wg_limit = _waves_from_groups(a, max_wgs, waves_per_wg)
-    # LLVM divides the unit's LDS (WGP-mode size on RDNA) by max(bytes, 1) and ignores the
-    # allocation granule (its own FIXME); zero LDS therefore never limits.
+    # The unit's LDS (WGP-mode size on RDNA) over the granule-rounded LDS per workgroup (the
+    # "lds-granule" rule; LLVM <= 22 divides by the unrounded size). Zero LDS never limits.
     lds_unit = a.lds_bytes_per_workgroup_unit
-    lds_wgs = lds_unit // lds if lds > 0 else None
+    lds_alloc = lds_allocated(a, lds)
+    lds_wgs = lds_unit // lds_alloc if lds > 0 else None
     l_limit = _waves_from_groups(a, lds_wgs, waves_per_wg) if lds_wgs else max_waves
 
     waves = min(max_waves, v_limit, s_limit, l_limit, wg_limit)
@@ -241,6 +286,9 @@ def occupancy(
     reg_waves = min(v_limit, s_limit, max_waves) * units
     wgs = min(reg_waves // waves_per_wg, max_wgs, lds_wgs if lds_wgs is not None else max_wgs)
     granule = a.vgpr_granule(ws)
+    notes: tuple[str, ...] = ()
+    if max_flat and block_size == int(max_flat) and not dynamic_lds:
+        notes = _remark_notes(resources, a, waves, block_size, lds, lds_alloc, lds_wgs)
     return Occupancy(
         arch=a.name, wave_size=ws, block_size=block_size, waves_per_workgroup=waves_per_wg,
         waves_per_simd=waves, waves_per_cu=wgs * waves_per_wg, workgroups_per_cu=wgs,
@@ -248,8 +296,119 @@ def occupancy(
         simds_per_unit=units, vgprs_allocated=_align(max(vgpr_total, 1), granule),
         lds_bytes=lds, max_waves_per_simd=max_waves, vgpr_limit=v_limit, sgpr_limit=s_limit,
         lds_limit=l_limit, workgroup_limit=wg_limit, lds_workgroups=lds_wgs,
-        max_workgroups=max_wgs,
+        max_workgroups=max_wgs, lds_bytes_allocated=lds_alloc, notes=notes,
     )
+
+
+# ---------------------------------------------------------------------------------------------
+# What clang's occupancy remark says (per LLVM version), and where it leaves the hardware
+
+
+def llvm_rules(llvm_major: int) -> frozenset[str]:
+    """The `LLVM_RULES` in which LLVM `llvm_major`'s remark departs from the hardware rule."""
+    on = {r for r, since in _RULE_SINCE.items() if llvm_major >= since}
+    on |= {r for r, until in _RULE_UNTIL.items() if llvm_major <= until}
+    return frozenset(on)
+
+
+def _range_max_waves_per_cu(a: Arch, ws: int, lds_wgs: int, min_block: int,
+                            max_block: int) -> int:
+    """Most waves per unit any block size in [min_block, max_block] allows (LLVM >= 20).
+
+    The upper end of the range AMDGPUSubtarget::getOccupancyWithWorkGroupSizes returns since
+    llvm-project PR #123748. Its rule, as documented there: start from the workgroup count
+    the smallest size allows; if the largest size yields at least as many waves, take that;
+    otherwise grow the small workgroups by the spare wave slots, keeping their count, up to
+    the largest size's waves per workgroup.
+    """
+    slots = a.max_waves_per_simd * a.simds_per_workgroup_unit
+    w_min, w_max = _ceil_div(min_block, ws), _ceil_div(max_block, ws)
+    g_min = min(max_workgroups_per_unit(a, w_min)[0], lds_wgs)  # groups at the smallest size
+    g_max = min(max_workgroups_per_unit(a, w_max)[0], lds_wgs)
+    small, big = g_min * w_min, g_max * w_max
+    if big >= small:
+        return big
+    spare_per_group = (slots - small) // g_min
+    return small + g_min * min(spare_per_group, w_max - w_min)
+
+
+def llvm_remark_waves(resources: ResourcesLike | Any, arch: str | Arch, llvm_major: int,
+                      *, min_block: int = 1) -> int:
+    """The "Occupancy [waves/SIMD]" clang `llvm_major` prints for a kernel with `resources`.
+
+    A model of the compiler (not of the hardware) so that tests can hold each LLVM to its own
+    remark; `occupancy()` is what a launch gets. `min_block` is the kernel's min flat
+    workgroup size (1 under HIP's __launch_bounds__).
+    """
+    return _remark_with(resources, get_arch(arch), llvm_rules(llvm_major), min_block)
+
+
+def _remark_with(resources: Any, a: Arch, rules: frozenset[str], min_block: int = 1) -> int:
+    """Occupancy at the kernel's max flat workgroup size, departing from hardware in `rules`."""
+    res_ws = _field(resources, "wave_size")
+    ws = int(res_ws) if res_ws is not None else a.default_wave_size
+    max_flat = int(_field(resources, "max_flat_workgroup_size") or a.max_workgroup_size)
+    vgprs = _int_field(resources, "vgprs")
+    agprs = int(_field(resources, "agprs", 0) or 0)
+    sgprs = _int_field(resources, "sgprs")
+    lds = _int_field(resources, "lds_bytes")
+    max_waves = a.max_waves_per_simd
+    lds_div = lds if "lds-granule" in rules else lds_allocated(a, lds)
+    lds_wgs = a.lds_bytes_per_workgroup_unit // max(lds_div, 1)
+    if lds_wgs == 0:
+        wg_waves = 1  # both LLVMs: more LDS than the unit has -> occupancy 1
+    elif "block-range" in rules:
+        per_unit = _range_max_waves_per_cu(a, ws, lds_wgs, min(min_block, max_flat), max_flat)
+        wg_waves = max(1, min(_ceil_div(per_unit, a.simds_per_workgroup_unit), max_waves))
+    else:
+        wpw = _ceil_div(max_flat, ws)
+        groups = min(max_workgroups_per_unit(a, wpw)[0], lds_wgs)
+        wg_waves = _waves_from_groups(a, groups, wpw)
+    v_limit = vgpr_waves(a, unified_vgpr_count(a, vgprs, agprs), ws)
+    return min(max_waves, wg_waves, v_limit, sgpr_waves(a, sgprs))
+
+
+def llvm_departures(resources: ResourcesLike | Any, arch: str | Arch,
+                    llvm_major: int) -> tuple[str, ...]:
+    """The `LLVM_RULES` that make LLVM `llvm_major`'s remark differ from the hardware value.
+
+    A rule counts when following the hardware in it alone changes that LLVM's value; empty
+    when the remark equals `occupancy()` at the kernel's max flat workgroup size.
+    """
+    a = get_arch(arch)
+    rules = llvm_rules(llvm_major)
+    remark = _remark_with(resources, a, rules)
+    if remark == _remark_with(resources, a, frozenset()):
+        return ()
+    return tuple(r for r in LLVM_RULES
+                 if r in rules and _remark_with(resources, a, rules - {r}) != remark)
+
+
+#: The LLVM majors whose remarks `Occupancy.notes` compares with (the two hipwb is tested on).
+NOTE_MAJORS = (19, 22)
+
+
+def _remark_notes(resources: Any, a: Arch, waves: int, block: int, lds: int, lds_alloc: int,
+                  lds_wgs: int | None) -> tuple[str, ...]:
+    """One sentence per rule by which LLVM 19's or 22's remark differs from `waves`."""
+    notes = []
+    majors = [m for m in NOTE_MAJORS if m >= a.min_llvm_major]  # LLVMs that build this arch
+    for rule in LLVM_RULES:
+        said = [f"LLVM {m} reports {llvm_remark_waves(resources, a, m)}" for m in majors
+                if rule in llvm_departures(resources, a, m)]
+        if not said:
+            continue
+        if rule == "block-range":
+            ws = int(_field(resources, "wave_size") or a.default_wave_size)
+            why = (f"the best any block size up to {block} threads reaches (llvm-project "
+                   f"PR #123748); a {block}-thread launch holds whole workgroups of "
+                   f"{_ceil_div(block, ws)} waves: {waves} waves/SIMD")
+        else:
+            why = (f"it divides {lds} B of LDS unrounded; the hardware allocates {lds_alloc} B "
+                   f"({a.lds_alloc_granule}-B granules, AMDGPUUsage LDS_SIZE), so "
+                   f"{lds_wgs} workgroups fit: {waves} waves/SIMD")
+        notes.append(f"{' and '.join(said)} waves/SIMD here: {why}")
+    return tuple(notes)
 
 
 @dataclass(frozen=True)
@@ -281,7 +440,8 @@ def occupancy_table(arch: str | Arch, wave_size: int | None = None, *,
                     block_size: int = 256) -> OccupancyTable:
     """Resource ranges -> waves/SIMD on `arch`, by the same rules occupancy() applies.
 
-    VGPR rows count the unified VGPRs a wave allocates; LDS rows assume `block_size` threads.
+    VGPR rows count the unified VGPRs a wave allocates; LDS rows assume `block_size` threads
+    and count whole allocation granules (`lds_allocated`).
     """
     a = get_arch(arch)
     ws = a.default_wave_size if wave_size is None else wave_size
@@ -306,16 +466,14 @@ def occupancy_table(arch: str | Arch, wave_size: int | None = None, *,
     max_wgs, _ = max_workgroups_per_unit(a, wpw)
     unit_lds = a.lds_bytes_per_workgroup_unit
     lds_rows: list[list[int]] = []
-    lo = 1
-    while lo <= a.lds_bytes_per_workgroup:
-        q = unit_lds // lo
-        hi = min(unit_lds // q, a.lds_bytes_per_workgroup)  # largest size with the same q
-        groups = min(q, max_wgs)
+    g = a.lds_alloc_granule  # every size in one granule allocates the same (lds_allocated)
+    for k in range(1, _ceil_div(a.lds_bytes_per_workgroup, g) + 1):
+        lo, hi = (k - 1) * g + 1, min(k * g, a.lds_bytes_per_workgroup)
+        groups = min(unit_lds // (k * g), max_wgs)
         if lds_rows and lds_rows[-1][2] == groups:
             lds_rows[-1][1] = hi
         else:
             lds_rows.append([lo, hi, groups, _waves_from_groups(a, groups, wpw)])
-        lo = hi + 1
     return OccupancyTable(arch=a.name, wave_size=ws, block_size=block_size,
                           vgpr_rows=tuple(vgpr_rows), sgpr_rows=tuple(sgpr_rows),
                           lds_rows=tuple(tuple(r) for r in lds_rows))
