@@ -218,3 +218,10 @@ def test_feature_predicates():
     assert wa.get("gfx950").has_ocp_fp8
     assert wa.get("gfx1201").has_ocp_fp8 and wa.get("gfx1201").has_wmma
     assert not wa.get("gfx1030").has_wmma
+
+
+def test_min_llvm_major_agrees_with_the_toolchain_rule():
+    from workbench import toolchain
+    assert wa.get("gfx950").min_llvm_major == toolchain.GFX950_MIN_MAJOR
+    assert all(a.min_llvm_major == toolchain.MIN_CLANG_MAJOR
+               for a in wa.ARCHS.values() if a.name != "gfx950")

@@ -24,6 +24,7 @@ from workbench.occupancy import (
     LLVM_RULES,
     llvm_departures,
     llvm_remark_waves,
+    llvm_rules,
     occupancy,
     occupancy_table,
     unified_vgpr_count,
@@ -449,3 +450,21 @@ def test_gfx950_sweep_registers_lds_block_sizes(capsys):
     assert not bad and not problems, "\n".join((bad + problems)[:40])
     limiters = collections.Counter(_ours(c).limiter for c in cases)
     assert {"vgprs", "lds", "workgroup_size", "waves"} <= set(limiters), limiters
+
+
+def test_compile_report_explains_where_the_remark_differs():
+    """A user sees hipwb's hardware value and, beside it, what clang's remark says and why."""
+    from workbench.widgets.compile_report import CompileReport, kernel_summary
+    src = ('extern "C" __global__ void __launch_bounds__(448) k(float* x) '
+           '{ x[threadIdx.x] += 1.0f; }\n')
+    mod = workbench.compile(src, "gfx942")
+    info = mod["gfx942"].kernels["k"]
+    major = _llvm_major()
+    assert info.llvm_occupancy == (8 if "block-range" in llvm_rules(major) else 7)
+    text = CompileReport(mod).text()
+    assert "7 of 8 waves/SIMD" in text
+    note = ("note: gfx942: LLVM 22 reports 8 waves/SIMD here: the best any block size up to "
+            "448 threads reaches (llvm-project PR #123748)")
+    assert note in text
+    assert kernel_summary(info)["occupancy"]["notes"] == list(occupancy(info.resources,
+                                                                        "gfx942").notes)

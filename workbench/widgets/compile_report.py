@@ -71,7 +71,7 @@ def kernel_summary(info: KernelInfo, block: int | None = None,
             "max_waves_per_simd": occ.max_waves_per_simd, "limiter": occ.limiter,
             "limits": occ.limits, "workgroups_per_unit": occ.workgroups_per_cu,
             "waves_per_unit": occ.waves_per_cu, "unit": occ.unit,
-            "vgprs_allocated": occ.vgprs_allocated,
+            "vgprs_allocated": occ.vgprs_allocated, "notes": list(occ.notes),
         }
     out: dict[str, Any] = {
         "name": info.name, "symbol": info.symbol, "arch": info.arch,
@@ -116,6 +116,8 @@ def _resource_rows(infos: list[KernelInfo | None], listings: list[Any],
     occs = [kernel_occupancy(i, block) if i is not None else "-" for i in infos]
     notes = [f"{i.arch}: occupancy not computed: {o}" for i, o in zip(infos, occs)
              if i is not None and isinstance(o, str) and o != "-"]
+    # Where clang's own occupancy remark differs from the hardware value shown, and why.
+    notes += [f"{o.arch}: {n}" for o in occs if isinstance(o, Occupancy) for n in o.notes]
 
     def occ_cell(o):
         return (f"{o.waves_per_simd} of {o.max_waves_per_simd} waves/SIMD"

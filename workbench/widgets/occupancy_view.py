@@ -51,6 +51,8 @@ class OccupancyView(View):
         if not arch.sgprs_limit_occupancy:
             sgpr_use += " (no limit on this arch)"
         lds_use = f"{o.lds_bytes} B/workgroup"
+        if o.lds_bytes_allocated != o.lds_bytes:
+            lds_use += f" ({o.lds_bytes_allocated} B allocated)"
         wg_use = f"{o.max_workgroups} workgroups/{o.unit} ({o.waves_per_workgroup} waves each)"
         return [
             ("VGPRs", vgpr_use, o.vgpr_limit),
@@ -70,13 +72,16 @@ class OccupancyView(View):
         hot = _LIMITER_ROW.get(self.occ.limiter)
         body = [(("* " if i == hot else "  ") + name, use, lim)
                 for i, (name, use, lim) in enumerate(self.rows())]
-        return self.headline() + "\n" + text_table(["  resource", "use", "waves/SIMD"], body)
+        notes = "".join(f"\nnote: {n}" for n in self.occ.notes)
+        return (self.headline() + "\n" + text_table(["  resource", "use", "waves/SIMD"], body)
+                + notes)
 
     def html_fragment(self) -> str:
         hot = _LIMITER_ROW.get(self.occ.limiter)
         rows = self.rows()
         return (f"<div>{esc(self.headline())}</div>"
-                + table(["resource", "use", "waves/SIMD"], rows, hot=[hot], numeric=[2]))
+                + table(["resource", "use", "waves/SIMD"], rows, hot=[hot], numeric=[2])
+                + "".join(f'<div class="muted">note: {esc(n)}</div>' for n in self.occ.notes))
 
     def html(self) -> str:
         return wrap(self.html_fragment())
