@@ -37,6 +37,7 @@ def specs() -> dict[str, tuple[str, dict[str, Any]]]:
         "softmax_row": portable("softmax_row"),
         "softmax_row_1024": portable("softmax_row", defines={"BLOCK": 1024}),
         "mfma": (MFMA_SRC, {}),
+        "device_state": portable("device_state"),
     }
 
 

@@ -308,6 +308,45 @@ def overhead(mods, dev, quick: bool) -> dict:
     return {k2: v for k2, v in t.items()}
 
 
+def device_state(mods, dev) -> None:
+    """__device__ variables through kernel.globals, typedef/vector scalars, and the refusal of
+    a dynamic-shared-memory kernel launched without bytes (before it can corrupt the context)."""
+    import cupy
+
+    from workbench.runtime import LaunchError
+
+    mod = mods["device_state"]
+    k = Kernel(mod, "use_globals").on(dev)
+    g = k.globals
+    g["coef"] = [0.5, 1.0, 1.5, 2.0]
+    g["counter"] = 10
+    n = 1000
+    out = cupy.zeros(n, cupy.float32)
+    k[(n + 255) // 256, 256](out, n, 3, (0, 7))
+    cupy.cuda.runtime.deviceSynchronize()
+    i = np.arange(n)
+    want = np.array([0.5, 1.0, 1.5, 2.0], np.float32)[i & 3] * 3 + 7
+    check("kernel.globals set before a launch (hipMemcpyToSymbol) + size_t/uint/uint2 args",
+          np.array_equal(out.get(), want) and g["counter"] == 11
+          and np.array_equal(g["coef"], [0.5, 1.0, 1.5, 2.0]),
+          f"out matches; counter 10 -> {g['counter']} after one launch")
+    r = Kernel(mod, "reverse_block").on(dev)
+    x = cupy.arange(512, dtype=cupy.float32)
+    y = cupy.zeros(512, cupy.float32)
+    try:
+        r[2, 256](x, y)
+        refused = "not refused"
+    except LaunchError as e:
+        refused = str(e)
+    r[2, 256](x, y, dynamic_lds=256 * 4)
+    cupy.cuda.runtime.deviceSynchronize()
+    yh = y.get()
+    ok = "extern __shared__ buf" in refused and np.array_equal(
+        yh, np.concatenate([np.arange(255, -1, -1), np.arange(511, 255, -1)]))
+    check("dynamic-LDS kernel without bytes refused before launch; context still usable", ok,
+          refused[:140])
+
+
 def section(name: str, fn, *args):
     """Run one part; a crash is a failed check with its traceback, and the next part runs."""
     try:
@@ -338,6 +377,8 @@ def main() -> int:
     say(f"modules: {how}")
     say("-- correctness (Kernel[grid, block] vs torch)")
     section("correctness", correctness, mods, dev)
+    say("-- device variables, argument types, refused launches")
+    section("device_state", device_state, mods, dev)
     say("-- wb.bench vs cupyx.profiler.benchmark / triton.testing.do_bench (medians)")
     agree = section("agreement", agreement, mods, dev, opt.quick)
     say("-- launch overhead (host time per call, sync outside the loop)")

@@ -176,6 +176,11 @@ def _torch():
     return torch
 
 
+def contiguous(x: Any) -> bool:
+    """Whether an array object (numpy, torch, cupy) is C-contiguous in memory."""
+    return _contiguous(x)
+
+
 def _contiguous(x: Any) -> bool:
     if isinstance(x, np.ndarray):
         return x.flags.c_contiguous
@@ -376,19 +381,3 @@ def scalar_converter(bound: BoundArg):
         return ctor(v) if t is float or t is int else DECLINE
 
     return conv_float
-
-
-def array_checker(bound: BoundArg):
-    """For a buffer that passed bind_args: array -> True when it still has the same element
-    type object and is contiguous (what bind_args checks that can change between calls)."""
-    v = bound.value
-    dt = v.dtype
-    if isinstance(v, np.ndarray):
-        writable = bound.arg.is_const
-        return lambda a, dt=dt: (a.dtype is dt and a.flags.c_contiguous
-                                 and (writable or a.flags.writeable))
-    if _module_of(v) == "torch":
-        return lambda a, dt=dt: a.dtype is dt and a.is_contiguous()
-    if hasattr(type(v), "_c_contiguous"):  # cupy.ndarray keeps its contiguity as an attribute
-        return lambda a, dt=dt: a.dtype is dt and a._c_contiguous
-    return lambda a, dt=dt: a.dtype is dt and _contiguous(a)

@@ -15,16 +15,42 @@ import threading
 import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any
 
 import numpy as np
 
-from .args import DECLINE, BoundArg, array_checker, scalar_converter
+from .args import DECLINE, BoundArg, contiguous, scalar_converter
 from .device import Dim3, LaunchResult
 from .errors import LaunchError
 from .marshal import check_layout, device_pointer, launch_values, scalar_value
 
 np_uint64 = np.uint64
+_NO_STATS: Any = MappingProxyType({})
+
+
+def _memo_scalar(conv, wrap):
+    """A scalar converter that keeps the converted value per Python int (numpy scalars and
+    cupy's CScalar holders are immutable), wrapped for cupy by ``wrap`` when given."""
+    memo: dict[int, Any] = {}
+
+    def f(v):
+        if type(v) is int:
+            hit = memo.get(v)
+            if hit is not None:
+                return hit
+        r = conv(v)
+        if r is DECLINE:
+            return r
+        if wrap is not None:
+            r = wrap(r)
+        if type(v) is int:
+            if len(memo) >= 64:
+                memo.clear()
+            memo[v] = r
+        return r
+
+    return f
 
 
 @dataclass
@@ -68,6 +94,14 @@ class CupyDevice(abc.ABC):
         self._multi_gpu = cupy.cuda.runtime.getDeviceCount() > 1
         torch = sys.modules.get("torch")  # only if the user already imported it
         self._tensor = getattr(torch, "Tensor", None)
+        # cupy's own by-value argument holders: its launcher takes a CPointer subclass as it is
+        # (cupy/cuda/function.pyx _pointer), skipping the per-call conversion of a numpy
+        # scalar; absent from old cupys and from the stand-in: numpy scalars then.
+        fmod = getattr(getattr(cupy, "cuda", None), "function", None)
+        self._cintptr = getattr(fmod, "CIntptr", None)
+        smod = getattr(getattr(cupy, "_core", None), "_scalar", None)
+        self._cscalar = getattr(smod, "CScalar", None)
+        self._pointer_values: dict[int, Any] = {}
 
     # -- subclass hooks ---------------------------------------------------------------------
     @abc.abstractmethod
@@ -206,17 +240,24 @@ class CupyDevice(abc.ABC):
                 conv = scalar_converter(b)
                 if conv is None:
                     return None
-                convs.append(conv)
+                convs.append(_memo_scalar(conv, self._cscalar))
                 continue
-            t, check = type(b.value), array_checker(b)
-            if t is self._ndarray:
-                convs.append(lambda a, ok=check: a if ok(a) else DECLINE)
+            t, dt = type(b.value), b.value.dtype
+            if t is self._ndarray and hasattr(t, "_c_contiguous"):
+                # cupy passes its own arrays as their data pointer (cupy.ndarray keeps its
+                # contiguity as an attribute)
+                convs.append(lambda a, t=t, dt=dt: a if (type(a) is t and a.dtype is dt
+                                                         and a._c_contiguous) else DECLINE)
+            elif t is self._ndarray:
+                convs.append(lambda a, t=t, dt=dt: a if (type(a) is t and a.dtype is dt
+                                                         and contiguous(a)) else DECLINE)
             elif t is self._tensor and b.value.is_cuda:
-                convs.append(lambda a, ok=check: np_uint64(a.data_ptr())
-                             if a.is_cuda and ok(a) else DECLINE)
+                convs.append(self._tensor_converter(t, dt))
             else:
                 return None
-        convs_t, n, name, dev_name = tuple(convs), len(convs), info.name, self.name
+        convs_t, n = tuple(convs), len(convs)
+        # An asynchronous GPU launch reports nothing per call: one immutable result serves all.
+        result = LaunchResult(info.name, self.name, grid, block, 0.0, None, _NO_STATS)
 
         def run(argv: tuple) -> LaunchResult | None:
             if len(argv) != n:
@@ -228,9 +269,32 @@ class CupyDevice(abc.ABC):
                     return None
                 vals.append(v)
             fn(grid, block, tuple(vals), dynamic_lds, None)
-            return LaunchResult(name, dev_name, grid, block, 0.0, None, {})
+            return result
 
         return run
+
+    def _tensor_converter(self, t: type, dt: Any):
+        """A prebound converter for CUDA torch tensors of one dtype: the data pointer as the
+        value cupy takes cheapest, reused while the tensor's storage is the same."""
+        cache, mk = self._pointer_values, self._pointer_value
+
+        def conv(a):
+            if type(a) is t and a.dtype is dt and a.is_cuda and a.is_contiguous():
+                p = a.data_ptr()
+                v = cache.get(p)
+                return v if v is not None else mk(p)
+            return DECLINE
+
+        return conv
+
+    def _pointer_value(self, p: int) -> Any:
+        """A device address as a launch value: cupy's CIntptr (taken as-is by its launcher)
+        when this cupy has it, else an np.uint64; kept for the next launch with that address."""
+        cache = self._pointer_values
+        if len(cache) >= 256:
+            cache.clear()
+        v = cache[p] = self._cintptr(p) if self._cintptr is not None else np_uint64(p)
+        return v
 
     def _values(self, args: Sequence[BoundArg]) -> tuple[tuple, list]:
         """The launch values and staged host copies: cupy arrays as themselves (cupy passes their
@@ -249,7 +313,8 @@ class CupyDevice(abc.ABC):
                     values.append(v)  # cupy passes an ndarray as its data pointer (8 bytes)
                     continue
             elif t is self._tensor and v.is_cuda and v.get_device() == self.index:
-                values.append(np_uint64(v.data_ptr()))
+                p = v.data_ptr()
+                values.append(self._pointer_values.get(p) or self._pointer_value(p))
                 continue
             values.append(np_uint64(self._pointer_of(i, b, staged)))  # the general path
         return tuple(values), staged

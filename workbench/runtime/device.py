@@ -36,7 +36,9 @@ class Device(Protocol):
     # Optional: ``plan(kernel, info, grid, block, args, *, dynamic_lds=0)`` -> a callable
     # ``run(argv) -> LaunchResult | None`` prebound after a fully checked launch, or None.
     # Kernel keeps one per launcher and argument types; ``run`` must return None (never raise
-    # a different error) whenever an argument needs the full checks of ``bind_args``.
+    # a different error) whenever an argument needs the full checks of ``bind_args`` — also
+    # when an argument's Python type differs from the one it was made for (Kernel reuses the
+    # last plan without looking the types up again).
 
 
 @dataclass

@@ -220,6 +220,7 @@ class _Launcher:
         self.device = device
         self.trace = trace
         self._plans: dict[tuple, Any] = {}
+        self._last: tuple[Any, Any] | None = None  # (device, plan) of the last fast launch
 
     def __call__(self, *args: Any, **options: Any):
         if not options and not self.trace:
@@ -227,10 +228,16 @@ class _Launcher:
             # after a fully checked launch; it re-checks what can change per call and returns
             # None (-> the full path below, with its errors) on any doubt.
             dev = self.device if self.device is not None else current_device()
+            last = self._last
+            if last is not None and last[0] is dev:  # the plan that served the last call
+                res = last[1](args)
+                if res is not None:
+                    return res
             plan = self._plans.get((dev, *map(type, args)))
             if plan is not None:
                 res = plan(args)
                 if res is not None:
+                    self._last = (dev, plan)
                     return res
         lds = self.dynamic_lds
         if "dynamic_lds" in options:
@@ -252,6 +259,7 @@ class _Launcher:
                     self._plans.clear()
                 key_dev = self.device if self.device is not None else dev
                 self._plans[(key_dev, *map(type, args))] = plan
+                self._last = (key_dev, plan)
         return res
 
 
