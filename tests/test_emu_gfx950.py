@@ -88,3 +88,23 @@ def test_gfx950_workgroups_get_160_kib_of_lds(valu):
         k[1, 64, 163840 + 1024](out, 0)
     with pytest.raises(Exception, match="LDS address 163840"):
         k[1, 64, 163840](out, 163840)
+
+
+def test_emulator_device_per_arch():
+    from workbench.errors import LaunchError
+    from workbench.runtime.devices import parse_device
+
+    d = parse_device("emulator:gfx950")
+    assert (d.name, d.kind, d.arch) == ("emulator:gfx950", "emulator", "gfx950")
+    assert parse_device("emulator:gfx950") is d  # one device object per target
+    assert parse_device("emulator:gfx942") is parse_device("emulator")
+    with pytest.raises(LaunchError, match="gfx942, gfx950 code objects, not 'gfx1100'"):
+        parse_device("emulator:gfx1100")
+
+
+def test_a_gfx950_module_on_the_gfx942_emulator_says_what_to_do(valu):
+    from workbench.errors import LaunchError
+
+    with pytest.raises(LaunchError, match="compiled for gfx950 but emulator runs gfx942"):
+        Kernel(valu, "pk_bf16", device="emulator")[1, 64](
+            np.zeros(64, np.float32), np.zeros(64, np.float32), np.zeros(64, np.uint32))
