@@ -94,8 +94,12 @@ __device__ __forceinline__ int swz(int row) {
 }
 
 // One lane's MFMA operand (OPND_BYTES at logical byte `kb` of LDS row `row`), from a tile of
-// 128-byte rows stored with (SWZ) or without the XOR swizzle. 8-byte operands stay inside one
-// 16-byte chunk; 32-byte operands are two chunks, each moved by the swizzle.
+// 128-byte rows stored with (SWZ) or without the XOR swizzle. 8- and 16-byte operands stay inside
+// one 16-byte chunk. The 32-byte fp8 operand (kb = 32 * lane group g) is taken as two chunks, g
+// and g + 4, i.e. lane group g holds k = 16g..16g+15 and 64+16g..64+16g+15 instead of 32g..32g+31:
+// the same k permutation for A and B leaves A.B unchanged (the sum over k does not care), and it
+// makes neighbouring lane groups read neighbouring chunks, which the swizzle spreads over all 64
+// banks (HipKittens reads its fp8 16x128 tiles the same way: 16 bytes per ds_read_b128).
 template <bool SWZ>
 __device__ __forceinline__ opnd_t read_operand(const unsigned char* tile, int row, int kb) {
   const unsigned char* base = tile + row * BK_BYTES;
@@ -107,8 +111,9 @@ __device__ __forceinline__ opnd_t read_operand(const unsigned char* tile, int ro
   u32x4 v = *(const u32x4*)(base + (((kb >> 4) ^ x) << 4));
   return __builtin_bit_cast(opnd_t, v);
 #else
-  u32x4 lo = *(const u32x4*)(base + (((kb >> 4) ^ x) << 4));
-  u32x4 hi = *(const u32x4*)(base + ((((kb >> 4) + 1) ^ x) << 4));
+  int g = kb >> 5;
+  u32x4 lo = *(const u32x4*)(base + ((g ^ x) << 4));
+  u32x4 hi = *(const u32x4*)(base + (((g + 4) ^ x) << 4));
   typedef unsigned int u32x8 __attribute__((ext_vector_type(8)));
   u32x8 v = __builtin_shufflevector(lo, hi, 0, 1, 2, 3, 4, 5, 6, 7);
   return __builtin_bit_cast(opnd_t, v);
