@@ -182,6 +182,7 @@ class Kernel:
 
 
 _MAX_MEMO = 32  # launchers per kernel / plans per launcher kept (varying grids stay bounded)
+EMULATE_ROWS = 400_000  # kernel.timing: wave-instructions worth emulating per CU's workgroups
 FORMS = ("kernel[grid, block](*args)", "kernel[grid, block, dynamic_lds_bytes](*args)",
          "kernel[grid, block](*args, dynamic_lds=bytes)")
 
@@ -334,9 +335,17 @@ class _TimingLauncher:
         per_cu = max(1, occ.workgroups_per_cu)
         bound = bind_args(info, args)
         footprint = sum(int(b.host_array().nbytes) for b in bound if b.kind == "buffer")
-        res = EmulatorDevice(ch.arch).launch(
-            k, info, grid3, block3, bound, dynamic_lds=self.dynamic_lds, stream=True,
-            workgroups=per_cu, budget=budget, timeout=UNSET if timeout is None else timeout)
+        dev = EmulatorDevice(ch.arch)
+
+        def record(n: int):
+            return dev.launch(k, info, grid3, block3, bound, dynamic_lds=self.dynamic_lds,
+                              stream=True, workgroups=n, budget=budget,
+                              timeout=UNSET if timeout is None else timeout)
+        # one workgroup first; the others a CU holds are emulated too when that is cheap,
+        # else the model replays the first one's streams for them
+        res = record(1)
+        if per_cu > 1 and len(res.stream) * per_cu <= EMULATE_ROWS:
+            res = record(per_cu)
         return predict(res.stream, ch, total_workgroups=grid3[0] * grid3[1] * grid3[2],
                        workgroups_per_cu=per_cu, footprint_bytes=footprint, flops=flops,
                        max_rows=max_rows or DEFAULT_MAX_ROWS)

@@ -12,8 +12,8 @@ Stated model choices (also printed in every report):
   XCD's L2 bandwidth (all CUs busy); a partly filled last round gets no extra share.
 * Rounds: when the grid needs several rounds of the CU's workgroups and the streams are short,
   two generations are simulated (the dispatcher refills a slot when its workgroup ends) and the
-  second one's time is the steady-state time per round; a partly filled last round is charged
-  its share of a round.
+  second one's time is the steady-state time per round; a partly filled last round (fewer
+  workgroups per CU) is simulated on its own.
 * Long streams: when the CU's streams hold more than ``max_rows`` wave-instructions, the model
   simulates that prefix and extrapolates the rest at the rate of the prefix's second half (each
   round then costs that extrapolated time).
@@ -41,6 +41,8 @@ NOTES = (
     "Each CU gets 1/CUs of the achievable HBM bandwidth and its share of its XCD's L2 bandwidth.",
     "Dependent-instruction hazards are timed through the compiler's s_nop padding; "
     "sched_barrier/sched_group_barrier are compile-time only.",
+    "When fewer workgroups were emulated than a CU holds, their streams are replayed for the "
+    "others (long kernels emulate one workgroup).",
 )
 
 
@@ -53,19 +55,27 @@ def _extrapolated_cycles(sim: SimResult) -> float:
     return sim.cycles + (sim.total_rows - sim.retired) / max(rate, 1e-9)
 
 
-def _placement(stream: InstStream, groups: list[int]):
-    """wave -> rows, SIMD, workgroup for the waves of ``groups`` (dispatch order)."""
-    pos = {g: i for i, g in enumerate(groups)}
+CLONE_STRIDE = 1 << 20  # wave ids of replicated workgroups: id + copy * CLONE_STRIDE
+
+
+def _placement(stream: InstStream, groups: list[int], k: int):
+    """wave -> rows, SIMD, workgroup for ``k`` resident workgroups in dispatch order: the
+    recorded ``groups``, repeated (their streams replayed) when fewer were recorded."""
     wpg = stream.waves_per_group
     bounds = np.searchsorted(stream.wave, stream.waves, "left").tolist() + [len(stream)]
-    rows_of, simd_of, group_of = {}, {}, {}
+    by_group: dict = {}
     for i, w in enumerate(stream.waves.tolist()):
-        g = int(stream.wave_workgroup[i])
-        if g not in pos:
-            continue
-        rows_of[w] = list(range(bounds[i], bounds[i + 1]))
-        simd_of[w] = (pos[g] * wpg + int(stream.wave_in_group[i])) % 4
-        group_of[w] = g
+        by_group.setdefault(int(stream.wave_workgroup[i]), []).append(
+            (w, int(stream.wave_in_group[i]), bounds[i], bounds[i + 1]))
+    rows_of, simd_of, group_of = {}, {}, {}
+    for slot in range(k):
+        g = groups[slot % len(groups)]
+        copy = slot // len(groups)
+        for (w, wi, lo, hi) in by_group[g]:
+            v = w + copy * CLONE_STRIDE
+            rows_of[v] = list(range(lo, hi))
+            simd_of[v] = (slot * wpg + wi) % 4
+            group_of[v] = g + copy * CLONE_STRIDE
     return rows_of, simd_of, group_of
 
 
@@ -75,8 +85,8 @@ def predict(stream: InstStream, chip: str | Chip = "mi355x", *, total_workgroups
     """Modelled time of the whole launch from the streams of the workgroups one CU holds.
 
     ``total_workgroups``: workgroups of the launch (default: the grid's); ``workgroups_per_cu``:
-    resident workgroups per CU (default: all recorded); ``footprint_bytes``: bytes of the
-    kernel's buffers (the L2 hit model; default: the recorded line bytes, i.e. no reuse);
+    resident workgroups per CU (default: all recorded; more than recorded replays them);
+    ``footprint_bytes``: bytes of the kernel's buffers (the L2 hit model; default: the recorded line bytes, i.e. no reuse);
     ``flops``: useful FLOPs of the launch (default: the MFMA FLOPs of the streams x grid).
     """
     t0 = time.perf_counter()
@@ -89,7 +99,7 @@ def predict(stream: InstStream, chip: str | Chip = "mi355x", *, total_workgroups
     grid = stream.grid
     n_wg = total_workgroups or grid[0] * grid[1] * grid[2]
     recorded = sorted(set(stream.wave_workgroup.tolist()))
-    k = min(workgroups_per_cu or len(recorded), len(recorded))
+    k = workgroups_per_cu or len(recorded)
     groups = recorded[:k]
     # L2 hit model: share of requested line bytes that come from HBM
     kind_idx = np.array([C.classify(stream.instructions[int(i)].mnemonic, "", stream.arch).kind
@@ -106,7 +116,7 @@ def predict(stream: InstStream, chip: str | Chip = "mi355x", *, total_workgroups
         dram = min(1.0, footprint_bytes / grid_lines)
     vm_lat = ch["l2_latency"] + dram * (ch["hbm_latency"] - ch["l2_latency"])
     costs = row_costs(stream, ch, dram)
-    rows_of, simd_of, group_of = _placement(stream, groups)
+    rows_of, simd_of, group_of = _placement(stream, groups, k)
     # wave quantisation over XCDs and their CUs
     xcds = int(ch["xcds"])
     cus_x = int(ch["cus"]) // xcds
@@ -116,23 +126,34 @@ def predict(stream: InstStream, chip: str | Chip = "mi355x", *, total_workgroups
     k_last = math.ceil(rem / cus_x) if rem else 0
     rounds = full + (k_last / k if k_last else 0.0)
     base_rows = sum(len(r) for r in rows_of.values())
-    if full >= 1 and rounds > 1 and 2 * base_rows <= max_rows:
+
+    def tail() -> float:
+        """Time of a partly filled last round: its k_last workgroups simulated alone."""
+        if not k_last:
+            return 0.0
+        r2, s2, g2 = _placement(stream, groups, k_last)
+        return _extrapolated_cycles(simulate(r2, s2, g2, costs, ch, vm_latency=int(vm_lat),
+                                             max_rows=max_rows, max_spans=0))
+    if full >= 2 and 2 * base_rows <= max_rows:
         # the dispatcher refills the CU as workgroups end: simulate two generations and take
-        # the second one's time as the steady-state time per round
+        # the second one's time as the steady-state time per full round
         sim = simulate(rows_of, simd_of, group_of, costs, ch, vm_latency=int(vm_lat),
                        max_rows=max_rows, generations=2)
         first, per = sim.gen_end[0], sim.gen_end[1] - sim.gen_end[0]
+        # a round cannot take less than its demand on the busiest shared server (stores still
+        # drain after s_endpgm, so the end times alone can undercount a round)
+        demand = max(sim.vmem_busy / 2, sim.lds_busy / 2, sim.mfma_busy / 8)
+        first, per = max(first, demand), max(per, demand)
         drain = sim.cycles - sim.gen_end[1]
-        cycles = first + (rounds - 1) * per + drain
+        cycles = first + (full - 1) * per + (tail() if k_last else drain)
         t_batch = float(per)
-    elif full >= 1:  # long streams: one generation (prefix, extrapolated) per round
+    elif full >= 1:  # one full round simulated (long streams: prefix, extrapolated) per round
         sim = simulate(rows_of, simd_of, group_of, costs, ch, vm_latency=int(vm_lat),
                        max_rows=max_rows)
         t_batch = _extrapolated_cycles(sim)
-        cycles = rounds * t_batch
+        cycles = full * t_batch + tail()
     else:
-        kk = k if full else max(1, k_last)
-        r2, s2, g2 = _placement(stream, groups[:kk])
+        r2, s2, g2 = _placement(stream, groups, k_last)
         sim = simulate(r2, s2, g2, costs, ch, vm_latency=int(vm_lat), max_rows=max_rows)
         t_batch = _extrapolated_cycles(sim)
         cycles = t_batch

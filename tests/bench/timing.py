@@ -1,0 +1,55 @@
+"""Timing-model bench: the CDNA4 FP8 GEMM blog's eleven rungs predicted at 4096^3 on MI355X,
+side by side with the published TFLOP/s (shared/reference/tutorial_perf_anchors.md §3.2).
+
+Prints per rung: modelled TFLOP/s, published TFLOP/s, ratio, whether within +-35%, MFMA
+efficiency, the limiter, and the wall time of the report (target: a 4096^3 GEMM report in
+<= 10 s on the 2-core machine); then the Spearman rank correlation of modelled vs published
+(target >= 0.9). The numbers are whatever the model gives: nothing here is tuned to them.
+
+    .venv/bin/python tests/bench/timing.py [--n 4096] [--rungs 1,2,...]
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from gemm_blog import BLOG, predict, spearman  # noqa: E402
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--n", type=int, default=4096)
+    ap.add_argument("--rungs", default="", help="comma-separated rung numbers 1..11")
+    a = ap.parse_args()
+    pick = {int(x) for x in a.rungs.split(",") if x} or set(range(1, len(BLOG) + 1))
+    rows = []
+    print(f"CDNA4 FP8 GEMM blog ladder at {a.n}^3 on MI355X (modelled vs published TFLOP/s)")
+    print(f"{'#':>2} {'rung':<38} {'model':>8} {'blog':>8} {'ratio':>6} {'+-35%':>5} "
+          f"{'MFMA':>5} {'wall s':>6}  limiter")
+    for i, (name, key, blog) in enumerate(BLOG, 1):
+        if i not in pick:
+            continue
+        try:
+            r, wall = predict(key, a.n)
+        except Exception as e:  # report the rung as not modelled, with the reason
+            print(f"{i:>2} {name:<38} {'-':>8} {blog:>8.1f}   not modelled: "
+                  f"{type(e).__name__}: {str(e)[:90]}")
+            continue
+        ratio = r.tflops / blog
+        ok = abs(ratio - 1) <= 0.35
+        rows.append((r.tflops, blog, ok))
+        print(f"{i:>2} {name:<38} {r.tflops:>8.1f} {blog:>8.1f} {ratio:>6.2f} "
+              f"{'yes' if ok else 'no':>5} {100 * r.mfma_efficiency:>4.0f}% {wall:>6.1f}  "
+              f"{r.limiter}")
+    if len(rows) >= 2:
+        rho = spearman([x[0] for x in rows], [x[1] for x in rows])
+        n_ok = sum(x[2] for x in rows)
+        print(f"Spearman (modelled vs published order): {rho:.3f} (target >= 0.9); "
+              f"within +-35%: {n_ok} of {len(rows)} (target: all)")
+
+
+if __name__ == "__main__":
+    main()
