@@ -86,7 +86,8 @@ def predict(stream: InstStream, chip: str | Chip = "mi355x", *, total_workgroups
 
     ``total_workgroups``: workgroups of the launch (default: the grid's); ``workgroups_per_cu``:
     resident workgroups per CU (default: all recorded; more than recorded replays them);
-    ``footprint_bytes``: bytes of the kernel's buffers (the L2 hit model; default: the recorded line bytes, i.e. no reuse);
+    ``footprint_bytes``: bytes of the kernel's buffers (the L2 hit model; default: the
+    recorded line bytes, i.e. no reuse);
     ``flops``: useful FLOPs of the launch (default: the MFMA FLOPs of the streams x grid).
     """
     t0 = time.perf_counter()
