@@ -1,21 +1,57 @@
-"""hipwb: a Jupyter-first workbench for AMD GPU HIP kernels.
+"""hipwb: a Jupyter-first workbench for AMD GPU HIP kernels — everything is ``wb.<name>``.
 
-``import workbench as wb``: ``wb.compile(source, arch=...)`` builds code objects and tells what
-the hardware will see; ``%load_ext workbench`` adds the ``%%hipkernel`` magic. Heavy parts
-(emulator, widgets, devices) load on first use so that importing the package stays fast.
+``import workbench as wb`` is the one front door (notebooks, scripts, the CLI use nothing
+else); ``%load_ext workbench`` adds the ``%%hipkernel`` / ``%%hipfile`` / ``%hipwb`` magics.
+Objects display themselves: in Jupyter as a widget (static HTML where no widget runs), in
+``print`` as text.
+
+Compile and launch
+    compile(source, arch=..., options, defines=...) -> Module (a code object per arch)
+    module["name"] / module.name / module.get_function("name") -> Kernel (the object the
+        magic binds); module["gfx942"] -> CodeObject
+    kernel[grid, block](*args)      launch on the default device (GPU, else the emulator)
+    kernel.trace[grid, block](*args) -> Trace (emulator run recording every LDS access)
+    kernel.on(device)[grid, block](*args); devices(), get_device(), set_device(name)
+    bench(kernel, grid, block, *args) time a launch; Kernel, LaunchResult, Trace
+    KernelFault, LaunchError, CompileError, ToolchainError: the errors, each naming the fix
+
+Inspect
+    kernel.info(arch).args / .resources  KernelInfo, KernelArg, Resources, KernelDescriptor
+    kernel.isa / kernel.isa_for(arch)    Listing: print() shows the ISA with source lines
+    kernel.occupancy(block, arch)        Occupancy: waves/SIMD and the limiter (live explorer)
+    occupancy(resources, arch, block)    the same from plain numbers
+    occupancy_table(arch, vgprs=...)     OccupancyTable: resource ranges -> waves/SIMD
+    get_arch(name) -> Arch               the arch table (CUs, clocks, LDS, peaks, sources)
+    find_toolchain(), doctor()           what LLVM/ROCm/GPU hipwb found
+
+Matrix instructions (MFMA/WMMA layouts)
+    matrix_instruction(mnemonic, arch) -> MatrixInstruction (.A .B .C .D Layouts: print them)
+    matrix_instructions(arch)          every catalogued instruction of an arch
+    layout(mnemonic, arch, operand)    interactive layout explorer
+
+LDS bank conflicts
+    trace_conflicts(trace, source=kernel) -> TraceConflicts (ranked per instruction/line)
+    lds_heatmap(*traces_or_patterns)   interactive bank heatmap (``.grids()`` print as text)
+    SharedTile(shape, dtype, padding=, swizzle=XorSwizzle(...)), column_access(tile, col),
+    row_access(tile, row), mfma_operand_reads(instruction, operand, tile, ds_op) -> patterns
+    analyzed by the same bank model
+
+Heavy parts (emulator, widgets, devices) load on first use so that importing stays fast.
 """
 
 from __future__ import annotations
 
 import importlib
 
+from . import compiler as _compiler
+from . import display as _display
 from .codeobject import KernelArg, KernelDescriptor, KernelInfo, Resources
 from .compiler import CodeObject, CompileError, Module, compile
 
 # Imported eagerly, not lazily: a lazy `workbench.occupancy` function would be replaced by the
 # submodule of the same name as soon as anything imports `workbench.occupancy` (the import
 # system sets the package attribute on first load). The module is small and pure.
-from .occupancy import occupancy, occupancy_table
+from .occupancy import Occupancy, OccupancyTable, occupancy, occupancy_table
 from .toolchain import ToolchainError, find_toolchain
 
 __version__ = "0.1.0"
@@ -23,14 +59,29 @@ __version__ = "0.1.0"
 # Public names that live in modules loaded on first use: name -> "module:attribute".
 _LAZY = {
     "Kernel": "workbench.runtime.kernel:Kernel",
+    "LaunchResult": "workbench.runtime.device:LaunchResult",
     "devices": "workbench.runtime.devices:devices",
     "set_device": "workbench.runtime.devices:set_device",
     "get_device": "workbench.runtime.devices:get_device",
     "bench": "workbench.runtime.bench:bench",
-    "KernelFault": "workbench.runtime.errors:KernelFault",
-    "LaunchError": "workbench.runtime.errors:LaunchError",
+    "KernelFault": "workbench.errors:KernelFault",
+    "LaunchError": "workbench.errors:LaunchError",
+    "Trace": "workbench.emu.trace:Trace",
+    "Listing": "workbench.isa:Listing",
+    "Arch": "workbench.arch:Arch",
+    "get_arch": "workbench.arch:get",
+    "doctor": "workbench.doctor:doctor",
+    "MatrixInstruction": "workbench.layouts:MatrixInstruction",
+    "matrix_instruction": "workbench.layouts:get",
+    "matrix_instructions": "workbench.layouts:instructions",
     "layout": "workbench.widgets.layout_explorer:layout",
     "lds_heatmap": "workbench.widgets.lds_heatmap:lds_heatmap",
+    "trace_conflicts": "workbench.lds:trace_conflicts",
+    "SharedTile": "workbench.lds:SharedTile",
+    "XorSwizzle": "workbench.lds:XorSwizzle",
+    "column_access": "workbench.lds:column_access",
+    "row_access": "workbench.lds:row_access",
+    "mfma_operand_reads": "workbench.lds:mfma_operand_reads",
 }
 
 
@@ -44,6 +95,28 @@ def __getattr__(name: str):
     return value
 
 
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_LAZY})
+
+
+def _kernel(module: Module, name: str):
+    from .runtime.kernel import Kernel
+
+    return Kernel(module, name)
+
+
+def _view(obj):
+    from .widgets.views import view_for
+
+    return view_for(obj)
+
+
+# The front door wires the layers together (DESIGN.md: a layer imports only layers below it):
+# the compiler's Module builds the runtime's Kernel, and model objects find their views.
+_compiler.set_kernel_factory(_kernel)
+_display.set_view_factory(_view)
+
+
 def load_ipython_extension(ipython) -> None:
     """``%load_ext workbench``: register %%hipkernel, %%hipfile and %hipwb."""
     from .magics import load_ipython_extension as load
@@ -53,6 +126,6 @@ def load_ipython_extension(ipython) -> None:
 
 __all__ = [
     "CodeObject", "CompileError", "KernelArg", "KernelDescriptor", "KernelInfo", "Module",
-    "Resources", "ToolchainError", "compile", "find_toolchain", "occupancy", "occupancy_table",
-    *_LAZY,
+    "Occupancy", "OccupancyTable", "Resources", "ToolchainError", "compile", "find_toolchain",
+    "occupancy", "occupancy_table", *_LAZY,
 ]

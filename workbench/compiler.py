@@ -19,7 +19,7 @@ import subprocess
 import tempfile
 import threading
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache, cached_property
 from pathlib import Path
@@ -123,9 +123,27 @@ class CodeObject:
         return parse_listing(self.disassembly(), info.symbol)
 
 
+_kernel_factory: Callable[[Module, str], Any] | None = None
+
+
+def set_kernel_factory(factory: Callable[[Module, str], Any] | None) -> None:
+    """Install what builds the launchable kernel of a module (``workbench.Kernel``).
+
+    Why a hook: ``Kernel`` lives in the runtime, a layer above the compiler (DESIGN.md), so
+    ``Module`` cannot import it; the package's front door (``workbench/__init__``) installs it.
+    """
+    global _kernel_factory
+    _kernel_factory = factory
+
+
 @dataclass
 class Module:
-    """The result of one compile(): a code object per requested arch."""
+    """The result of one compile(): a code object per requested arch, and its kernels.
+
+    ``module["add"]``, ``module.add`` and ``module.get_function("add")`` give the launchable
+    kernel (one object per name, the one ``%%hipkernel`` binds); ``module["gfx942"]`` gives the
+    code object of one arch.
+    """
 
     source: str
     archs: tuple[str, ...]
@@ -137,13 +155,71 @@ class Module:
     filename: str = DEFAULT_FILENAME
     first_line: int = 1
 
-    def __getitem__(self, arch: str) -> CodeObject:
+    _bound: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+    def __getitem__(self, key: str) -> Any:
+        """The code object of an arch (``module["gfx942"]``) or a kernel by name
+        (``module["add"]``, the same as ``module.get_function("add")``)."""
+        hit = self.objects.get(key)
+        if hit is not None:
+            return hit
+        if isinstance(key, str) and self._has_kernel(key):
+            return self.get_function(key)
         from .arch import get as get_arch
 
-        name = get_arch(arch).name
+        try:
+            name = get_arch(key).name
+        except (KeyError, ValueError):
+            known = ", ".join(self.kernel_names()) or "none"
+            raise KeyError(f"{key!r} is neither a kernel of this module (kernels: {known}) nor "
+                           f"an arch it was compiled for ({', '.join(self.archs)})") from None
         if name not in self.objects:
             raise KeyError(f"module was compiled for {', '.join(self.archs)}, not {name}")
         return self.objects[name]
+
+    def kernel_names(self) -> list[str]:
+        """Python names of the kernels, over all archs, in source order."""
+        names: dict[str, None] = {}
+        for co in self.objects.values():
+            names.update(dict.fromkeys(co.kernels))
+        return list(names)
+
+    def _has_kernel(self, name: str) -> bool:
+        for co in self.objects.values():
+            try:
+                co.kernel(name)
+                return True
+            except KeyError:
+                pass
+        return False
+
+    def get_function(self, name: str) -> Any:
+        """The launchable kernel ``name`` (``workbench.Kernel``): one object per name."""
+        k = self._bound.get(name)
+        if k is None:
+            if _kernel_factory is None:
+                raise RuntimeError("no kernel factory: import workbench (its __init__ installs "
+                                   "workbench.Kernel)")
+            k = self._bound[name] = _kernel_factory(self, name)
+        return k
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_") or name in type(self).__dataclass_fields__:
+            raise AttributeError(name)
+        if self._has_kernel(name):
+            return self.get_function(name)
+        known = ", ".join(self.kernel_names()) or "none"
+        raise AttributeError(f"Module has no attribute or kernel {name!r} (kernels: {known})")
+
+    def __dir__(self) -> list[str]:
+        return sorted({*super().__dir__(), *self.kernel_names()})
+
+    def isa(self, kernel: str, arch: str | None = None):
+        """The ISA listing of ``kernel`` on ``arch`` (default: the first), with this module's
+        source lines: ``print`` shows each source line above its code."""
+        co = self.objects.get(arch or self.archs[0]) or self[arch]
+        source = "\n" * (self.first_line - 1) + self.source
+        return replace(co.listing(kernel), source=source, title=f"{kernel} {co.arch}")
 
     @property
     def kernels(self) -> dict[str, KernelInfo]:

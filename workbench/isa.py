@@ -11,6 +11,8 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
+from .display import Displayable
+
 _HEADER_RE = re.compile(r"^[0-9a-fA-F]+ <(?P<sym>[^>]+)>:\s*$")
 _INSN_RE = re.compile(
     r"^\s+(?P<asm>\S.*?)\s*//\s*(?P<addr>[0-9A-Fa-f]+):\s*(?P<words>(?:[0-9A-Fa-f]{8}\s*)+)"
@@ -55,11 +57,17 @@ class Instruction:
 
 
 @dataclass
-class Listing:
-    """The instructions of one kernel, in address order."""
+class Listing(Displayable):
+    """The instructions of one kernel, in address order.
+
+    ``str(listing)`` is the listing with the user's source lines above their code when
+    ``source`` is known (``kernel.isa`` sets it); in Jupyter it shows as the ISA view.
+    """
 
     symbol: str
     instructions: list[Instruction] = field(default_factory=list)
+    source: str | None = field(default=None, repr=False)  # text whose line N is source line N
+    title: str = ""  # e.g. "add gfx942" (views' heading; default: the symbol)
 
     def __len__(self) -> int:
         return len(self.instructions)
@@ -82,8 +90,13 @@ class Listing:
         key = category if by == "category" else (lambda m: m)
         return Counter(key(i.mnemonic) for i in self.instructions)
 
+    def __str__(self) -> str:
+        return self.text()
+
     def text(self, source: str | None = None, with_addresses: bool = False) -> str:
-        """A plain listing; with ``source`` the user's source line is printed above its code."""
+        """A plain listing; with ``source`` (default: the listing's own) the user's source line
+        is printed above its code."""
+        source = self.source if source is None else source
         lines = source.splitlines() if source is not None else None
         out, last = [], None
         for ins in self.instructions:

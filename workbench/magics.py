@@ -212,10 +212,8 @@ class HipMagics(Magics):
             raise CellToolchainError(str(e)) from None
         seconds = time.perf_counter() - t0
         self.last_module = module
-        from .runtime.kernel import Kernel
-
         for name in module.kernels:
-            self.shell.user_ns[name] = Kernel(module, name)
+            self.shell.user_ns[name] = module.get_function(name)  # what module[name] gives
         if args.show != "none":
             from .widgets.compile_report import CompileReport
 

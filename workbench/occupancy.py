@@ -28,11 +28,12 @@ The two rules where hipwb and the remark part (see `LLVM_RULES`):
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from .arch import Arch
 from .arch import get as get_arch
+from .display import Displayable
 
 __all__ = [
     "LIMITERS", "LLVM_RULES", "Occupancy", "OccupancyTable", "ResourcesLike", "lds_allocated",
@@ -70,7 +71,7 @@ class ResourcesLike(Protocol):
 
 
 @dataclass(frozen=True)
-class Occupancy:
+class Occupancy(Displayable):
     """Achievable occupancy of one kernel launch shape, and every per-resource limit."""
 
     arch: str
@@ -96,6 +97,9 @@ class Occupancy:
     #: Where clang's occupancy remark (computed for the kernel's max flat workgroup size and
     #: its static LDS) differs from this launch's hardware value, one sentence per LLVM rule.
     notes: tuple[str, ...] = ()
+    # The inputs, kept for the views (what each resource uses; the explorer's sliders).
+    resources: Any = field(default=None, repr=False, compare=False)
+    dynamic_lds: int = 0
 
     @property
     def limits(self) -> dict[str, int]:
@@ -297,6 +301,7 @@ def occupancy(
         lds_bytes=lds, max_waves_per_simd=max_waves, vgpr_limit=v_limit, sgpr_limit=s_limit,
         lds_limit=l_limit, workgroup_limit=wg_limit, lds_workgroups=lds_wgs,
         max_workgroups=max_wgs, lds_bytes_allocated=lds_alloc, notes=notes,
+        resources=resources, dynamic_lds=dynamic_lds,
     )
 
 
@@ -412,7 +417,7 @@ def _remark_notes(resources: Any, a: Arch, waves: int, block: int, lds: int, lds
 
 
 @dataclass(frozen=True)
-class OccupancyTable:
+class OccupancyTable(Displayable):
     """Ranges of one resource per workgroup/wave and the waves/SIMD each allows."""
 
     arch: str
@@ -421,6 +426,8 @@ class OccupancyTable:
     vgpr_rows: tuple[tuple[int, int, int], ...]  # (min VGPRs, max VGPRs, waves/SIMD)
     sgpr_rows: tuple[tuple[int, int, int], ...]  # (min SGPRs, max SGPRs, waves/SIMD)
     lds_rows: tuple[tuple[int, int, int, int], ...]  # (min B, max B, workgroups/unit, waves)
+    # Rows to mark in the views (a kernel's own counts), by resource: "vgprs", "sgprs", "lds".
+    marks: dict[str, int | None] = field(default_factory=dict, compare=False)
 
     def as_text(self) -> str:
         """Plain-text rendering (notebook fallback, CLI)."""
@@ -437,11 +444,15 @@ class OccupancyTable:
 
 
 def occupancy_table(arch: str | Arch, wave_size: int | None = None, *,
-                    block_size: int = 256) -> OccupancyTable:
+                    block_size: int = 256, vgprs: int | None = None, sgprs: int | None = None,
+                    lds_bytes: int | None = None) -> OccupancyTable:
     """Resource ranges -> waves/SIMD on `arch`, by the same rules occupancy() applies.
 
     VGPR rows count the unified VGPRs a wave allocates; LDS rows assume `block_size` threads
     and count whole allocation granules (`lds_allocated`).
+    `vgprs`/`sgprs`/`lds_bytes` mark the rows a kernel's own counts fall in (``*`` in the text).
+
+    VGPR rows count the unified VGPRs a wave allocates; LDS rows assume `block_size` threads.
     """
     a = get_arch(arch)
     ws = a.default_wave_size if wave_size is None else wave_size
@@ -476,4 +487,5 @@ def occupancy_table(arch: str | Arch, wave_size: int | None = None, *,
             lds_rows.append([lo, hi, groups, _waves_from_groups(a, groups, wpw)])
     return OccupancyTable(arch=a.name, wave_size=ws, block_size=block_size,
                           vgpr_rows=tuple(vgpr_rows), sgpr_rows=tuple(sgpr_rows),
-                          lds_rows=tuple(tuple(r) for r in lds_rows))
+                          lds_rows=tuple(tuple(r) for r in lds_rows),
+                          marks={"vgprs": vgprs, "sgprs": sgprs, "lds": lds_bytes})

@@ -17,6 +17,8 @@ from typing import Any
 
 import numpy as np
 
+from ..display import Displayable
+
 DEFAULT_MAX_DS_ROWS = 100_000
 
 
@@ -39,8 +41,8 @@ class DSRecords:
 
 
 @dataclass
-class Trace:
-    """What one emulated launch did."""
+class Trace(Displayable):
+    """What one emulated launch did (in Jupyter: its LDS bank heatmap when it has DS records)."""
 
     kernel: str
     ds: DSRecords

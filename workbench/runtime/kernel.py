@@ -9,18 +9,21 @@ import numpy as np
 
 from ..codeobject import KernelInfo, Resources
 from ..compiler import Module
+from ..display import Displayable
 from .args import bind_args, normalize_dims
 from .device import Device, LaunchResult
 from .devices import current_device
 from .errors import LaunchError
 
 
-class Kernel:
+class Kernel(Displayable):
     """One kernel of a Module, launchable on any device.
 
     ``kernel[grid, block](*args)`` launches on the default device; ``kernel.trace[grid,
     block](*args)`` runs on the emulator and returns its Trace; ``kernel.on("cuda")[...]``
-    picks a device for one launch.
+    picks a device for one launch. Get one with ``module["name"]``, ``module.name`` or
+    ``module.get_function("name")``; displayed (or printed) it shows its resources, occupancy
+    and ISA per target.
     """
 
     def __init__(self, module: Module, name: str, device: Device | str | None = None):
@@ -55,7 +58,8 @@ class Kernel:
         return self.info().signature
 
     def occupancy(self, block: int | tuple = 256, arch: str | None = None, dynamic_lds: int = 0):
-        """Occupancy (waves/SIMD and what limits it) for a block size on one arch."""
+        """Occupancy (waves/SIMD and what limits it) for a block size on one arch; in Jupyter
+        it shows as a live explorer (block size and VGPR sliders)."""
         from ..occupancy import occupancy
 
         info = self.info(arch)
@@ -66,12 +70,12 @@ class Kernel:
 
     @property
     def isa(self):
-        """The ISA listing (with source lines) of the first arch."""
+        """The ISA listing (with source lines) of the first arch; ``print`` it or display it."""
         return self.isa_for()
 
     def isa_for(self, arch: str | None = None):
-        co = self.module[arch or self.module.archs[0]]
-        return co.listing(self.name)
+        """The ISA listing (with source lines) of one arch."""
+        return self.module.isa(self.name, arch)
 
     def __repr__(self) -> str:
         archs = ", ".join(self.module.archs)

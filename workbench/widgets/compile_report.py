@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from ..arch import get as get_arch
@@ -154,8 +155,9 @@ class CompileReport(View):
 
     def __init__(self, module: Module, *, source: str | None = None,
                  seconds: float | None = None, block: int | None = None,
-                 show_isa: bool = False, title: str = ""):
+                 show_isa: bool = False, title: str = "", kernels: Sequence[str] | None = None):
         self.module = module
+        self.only = None if kernels is None else tuple(kernels)
         self.source = source
         self.seconds = seconds
         self.block = block
@@ -174,7 +176,7 @@ class CompileReport(View):
         names: dict[str, None] = {}
         for co in self._objects():
             names.update(dict.fromkeys(co.kernels))
-        return list(names)
+        return [n for n in names if self.only is None or n in self.only]
 
     def _per_target(self, name: str) -> tuple[list[KernelInfo | None], list[Any]]:
         infos = [co.kernels.get(name) for co in self._objects()]
@@ -193,6 +195,8 @@ class CompileReport(View):
     def headline(self) -> str:
         names = self.kernel_names()
         what = f"{len(names)} kernel" + ("s" if len(names) != 1 else "")
+        if self.only is not None and len(names) == 1:
+            what = f"kernel {names[0]}"
         head = f"{self.title + ': ' if self.title else ''}{what} for {', '.join(self.module.archs)}"
         phrase = timing_phrase(self.seconds, self.cached)
         return head + (f" ({phrase})" if phrase else "")

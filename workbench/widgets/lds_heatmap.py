@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from .base import InteractiveView, bokeh_pane, esc, table, wrap
-from .lds_panels import IDLE, OK, Grid, Panel, check_mode_view, colour, ink, panel
+from .lds_panels import IDLE, OK, Grid, Panel, check_mode_view, colour, grid_text, ink, panel
 
 __all__ = ["LdsHeatmap", "grid_html", "grid_text", "lds_heatmap"]
 
@@ -25,21 +25,6 @@ LEGEND = ("cells: distinct dwords a phase puts on a bank ('.' idle, 1 = one cycl
 GRID_STYLE = ("<style>table.ldshm th, table.ldshm td { padding: 0 4px; white-space: nowrap; "
               "border-bottom: none; } table.ldshm .c { width: 16px; height: 16px; padding: 0; "
               "text-align: center; font-size: 10px; border: 1px solid #fff; }</style>")
-
-
-def grid_text(g: Grid) -> str:
-    """A compact text heatmap: one character per bank."""
-    width = max([len(r) for r in g.row_labels] + [len("phase: lanes")])
-    info_w = max([len(g.info_name)] + [len(s) for s in g.row_info])
-    head = "".join(str(b % 10) for b in range(g.banks))
-    lines = [g.title,
-             f"{'phase: lanes' if not g.row_labels[0].startswith('lane') else 'lane':<{width}} "
-             f"{g.info_name:>{info_w}}  banks 0..{g.banks - 1}",
-             f"{'':<{width}} {'':>{info_w}}  {head}"]
-    for label, info, row in zip(g.row_labels, g.row_info, g.load):
-        lines.append(f"{label:<{width}} {info:>{info_w}}  {''.join(g.char(v) for v in row)}")
-    lines.append(g.caption)
-    return "\n".join(lines)
 
 
 def grid_html(g: Grid) -> str:

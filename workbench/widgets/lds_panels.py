@@ -97,6 +97,24 @@ class Grid:
     def char(self, value: float) -> str:
         return cell_char(value) if self.palette == "degree" else hits_char(value)
 
+    def __str__(self) -> str:
+        return grid_text(self)
+
+
+def grid_text(g: Grid) -> str:
+    """A compact text heatmap: one character per bank."""
+    width = max([len(r) for r in g.row_labels] + [len("phase: lanes")])
+    info_w = max([len(g.info_name)] + [len(s) for s in g.row_info])
+    head = "".join(str(b % 10) for b in range(g.banks))
+    lines = [g.title,
+             f"{'phase: lanes' if not g.row_labels[0].startswith('lane') else 'lane':<{width}} "
+             f"{g.info_name:>{info_w}}  banks 0..{g.banks - 1}",
+             f"{'':<{width}} {'':>{info_w}}  {head}"]
+    for label, info, row in zip(g.row_labels, g.row_info, g.load):
+        lines.append(f"{label:<{width}} {info:>{info_w}}  {''.join(g.char(v) for v in row)}")
+    lines.append(g.caption)
+    return "\n".join(lines)
+
 
 @dataclass
 class Item:

@@ -37,7 +37,7 @@ class OccupancyView(View):
 
     def __init__(self, occ: Occupancy, resources: Any = None):
         self.occ = occ
-        self.resources = resources
+        self.resources = resources if resources is not None else occ.resources
 
     def rows(self) -> list[tuple[str, str, int]]:
         """(resource, amount used, waves/SIMD it allows) in a fixed order."""
