@@ -75,7 +75,7 @@ def test_a_module_hands_out_its_kernels_by_name(module):
     with pytest.raises(KeyError, match="neither a kernel of this module \\(kernels: k\\)"):
         module["nope"]
     with pytest.raises(AttributeError, match="kernels: k"):
-        module.nope
+        _ = module.nope
 
 
 def test_printed_objects_are_text_views(module):
