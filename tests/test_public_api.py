@@ -101,9 +101,9 @@ def test_displayed_objects_carry_their_views(module):
 
 
 def test_the_magic_binds_the_object_the_module_hands_out():
-    from IPython.testing.globalipapp import start_ipython
+    from IPython.core.interactiveshell import InteractiveShell
 
-    ip = start_ipython()
+    ip = InteractiveShell.instance()
     ip.run_line_magic("load_ext", "workbench")
     ip.run_cell_magic("hipkernel", "--arch gfx942 --show none", SRC)
     mod = ip.user_ns["k"].module
