@@ -12,15 +12,18 @@ of 16 lanes, the loaded data is one row-major tile of E rows x 16 columns of b-b
 
 packed little-endian at bit r*b of the destination registers (2, or 3 for b6).
 
-Sources for the exchange (the ISA text is about the MFMA use, not this formula): "16 is the
-number of lanes that participate in the data shuffle" and the load-side layout triton uses
-for the MFMA A operand (lane bits 0-1 step M by 4 and 8, bits 2-3 step K; triton
-LinearLayoutConversions chooseDsReadB64TrLayout tests), after which lane j holds M = j,
-K = 0..3 — exactly ``result[j][r] = tile[r][j]``; Modular's ds_read_tr8_b64 docs ("each
-16-lane row reads 16x8 bytes and performs two interleaved 8x8 byte transposes"). For b4 and
-b6 the same rule is an **assumption** (extrapolated, no source states their exchange).
-The emulator requires a full EXEC mask (clang never emits these under divergence; the
-exchange with an inactive lane is undefined) and refuses anything else.
+Sources for the exchange (the ISA text is about the MFMA use, not this formula): AMD's own GPU
+tests of all four instructions, ROCm rocm-libraries shared/rocroller/test/unit/
+TransposeLoadsTest.cpp (TransposeInstructionsTest B16/B8/B6/B4 "GPUTest"s, run on hardware with
+the HasDSReadTransposeB* capabilities): their expected index maps reduce to exactly
+``result[j][r] = tile[r][j]`` above (fp6 packed little-endian, 16 per 96 bits; fp4 low nibble
+first, as their packF6x16/packFP4x8); triton's "16 is the number of lanes that participate in
+the data shuffle" (AMD TransLocalLoadOpConversion); Modular's ds_read_tr8_b64 docs ("each
+16-lane row reads 16x8 bytes and performs two interleaved 8x8 byte transposes").
+ds_read_b96_tr_b6 needs 16-byte aligned addresses (the rocRoller test pads each 96-bit row to
+128 bits: "DS_READ_B96_TR_B6 requires 128b-aligned addresses"); the emulator faults on a
+misaligned one. It also requires a full EXEC mask (clang never emits these under divergence;
+the exchange with an inactive lane is undefined) and refuses anything else.
 """
 from __future__ import annotations
 
@@ -82,6 +85,7 @@ def _build_tr(d: Decoded):
     ra = _addr_reader(d, vaddr, _offset(d))
     row = row_of(dst, d.kernel.n_vgpr)
     ndw = nbytes // 4
+    align = 16 if nbytes == 12 else 1
 
     def run(st, g):
         if not st.EM[g.ix].all():
@@ -89,6 +93,12 @@ def _build_tr(d: Decoded):
                                 "EXEC mask; the 16-lane exchange of a transposing LDS read "
                                 "with inactive lanes is not modelled")
         a = ra(st, g)
+        if align > 1 and (a % align).any():
+            bad = (a % align) != 0
+            w_, lane = (int(x[0]) for x in np.nonzero(bad))
+            raise EmulatorError(f"`{d.inst.text}` at pc 0x{d.addr:x}: lane {lane} reads LDS "
+                                f"address {int(a[w_, lane])}, which is not {align}-byte "
+                                f"aligned ({d.base} needs 128-bit aligned addresses)")
         if st.trace is not None:
             st.trace.ds(st, g, d, a, nbytes)
         o = lds_offsets(st, g, d, a, None, nbytes, False)
