@@ -1,8 +1,14 @@
-"""gfx942 fp8/bf8 conversions: v_cvt_f32_{fp8,bf8}, v_cvt_pk_f32_{fp8,bf8} (VOP1, with SDWA
-byte/word select and DPP), v_cvt_pk_{fp8,bf8}_f32 and v_cvt_sr_{fp8,bf8}_f32 (VOP3).
+"""gfx942 / gfx950 fp8/bf8 conversions: v_cvt_f32_{fp8,bf8}, v_cvt_pk_f32_{fp8,bf8} (VOP1, with
+SDWA byte/word select and DPP), v_cvt_pk_{fp8,bf8}_f32 and v_cvt_sr_{fp8,bf8}_f32 (VOP3).
 
-Formats: the FNUZ tables of ``fp8`` (E4M3FNUZ bias 8, E5M2FNUZ bias 16; one NaN 0x80, no
-infinities, no negative zero).
+Formats: on gfx942 the FNUZ tables of ``fp8`` (E4M3FNUZ bias 8, E5M2FNUZ bias 16; one NaN 0x80,
+no infinities, no negative zero). On gfx950 (``arch.has_ocp_fp8``) the same instructions convert
+the OCP formats E4M3 / E5M2 (``emu.mx``; ROCm/rocm-systems PR 7825: "the hardware
+__builtin_amdgcn_cvt_pk_fp8_f32 emits the OCP encoding on gfx950"; triton PR 7186): decodes are
+exact table lookups, f32 -> fp8 rounds to nearest even by ``mx.encode_rne`` (overflow: E4M3 NaN,
+E5M2 ±inf; llvm-mc -mcpu=gfx950 rejects ``clamp`` here too). Stochastic rounding to the OCP
+formats (``v_cvt_sr_*`` on gfx950) is refused: no source we have describes how it uses the seed.
+The bullets below describe gfx942.
 
 * fp8 -> f32 (``v_cvt_f32_fp8``; ``v_cvt_pk_f32_fp8`` converts bytes 0, 1 of the selected word):
   exact table decode; 0x80 -> NaN. SDWA ``src0_sel:BYTE_n`` / ``WORD_1`` picks the source byte /
@@ -29,9 +35,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..arch import get as get_arch
 from .errors import UnknownInstruction
 from .floats import flush_src
 from .fp8 import FP8_FORMATS, FP8_TABLES
+from .mx import MX_TABLES, encode_rne
 from .operands import row_of, vread32
 from .registry import Decoded, semantic
 from .valu import Op, build_generic, src_reader
@@ -39,12 +47,19 @@ from .valu import Op, build_generic, src_reader
 U32, I64, U64 = np.uint32, np.int64, np.uint64
 FMT = {"fp8": "float8_e4m3fnuz", "bf8": "float8_e5m2fnuz"}
 NAN_CODE = 0x80
+OCP_FMT = {"fp8": "float8_e4m3fn", "bf8": "float8_e5m2"}  # gfx950 (emu.mx)
 _T32 = {k: FP8_TABLES[v].astype(np.float32) for k, v in FMT.items()}
+_T32_OCP = {k: MX_TABLES[v].astype(np.float32) for k, v in OCP_FMT.items()}
 
 
-def decode(codes, kind: str) -> np.ndarray:
-    """fp8/bf8 codes (low 8 bits used) -> float32 (exact)."""
-    return np.take(_T32[kind], (np.asarray(codes) & 0xFF).astype(np.uint8))
+def decode(codes, kind: str, ocp: bool = False) -> np.ndarray:
+    """fp8/bf8 codes (low 8 bits used) -> float32 (exact); FNUZ, or OCP with ``ocp``."""
+    return np.take((_T32_OCP if ocp else _T32)[kind], (np.asarray(codes) & 0xFF).astype(np.uint8))
+
+
+def is_ocp(d: Decoded) -> bool:
+    """Whether this kernel's target converts the OCP fp8 formats (gfx950) instead of FNUZ."""
+    return get_arch(d.kernel.arch).has_ocp_fp8
 
 
 def encode(x, kind: str, rng=None) -> np.ndarray:
@@ -78,29 +93,30 @@ def encode(x, kind: str, rng=None) -> np.ndarray:
 
 
 # ---- fp8 -> f32 (VOP1, generic builder: SDWA/DPP/clamp/omod come with it) ------------------
-def _cvt_f32(kind):
-    return lambda a: decode(a, kind)
+def _cvt_f32(kind, ocp):
+    return lambda a: decode(a, kind, ocp)
 
 
-def _cvt_pk_f32(kind):
+def _cvt_pk_f32(kind, ocp):
     def fn(a):
-        lo = decode(a, kind).view(U32).astype(U64)
-        hi = decode(np.asarray(a, U32) >> U32(8), kind).view(U32).astype(U64)
+        lo = decode(a, kind, ocp).view(U32).astype(U64)
+        hi = decode(np.asarray(a, U32) >> U32(8), kind, ocp).view(U32).astype(U64)
         return lo | (hi << U64(32))
     return fn
 
 
-CVT_OPS = {}
-for _k in ("fp8", "bf8"):
-    CVT_OPS[f"v_cvt_f32_{_k}"] = Op("f32", ("u32",), _cvt_f32(_k))
-    CVT_OPS[f"v_cvt_pk_f32_{_k}"] = Op("u64", ("u32",), _cvt_pk_f32(_k))
+CVT_OPS = {False: {}, True: {}}  # keyed by OCP (gfx950) or FNUZ (gfx942)
+for _ocp in (False, True):
+    for _k in ("fp8", "bf8"):
+        CVT_OPS[_ocp][f"v_cvt_f32_{_k}"] = Op("f32", ("u32",), _cvt_f32(_k, _ocp))
+        CVT_OPS[_ocp][f"v_cvt_pk_f32_{_k}"] = Op("u64", ("u32",), _cvt_pk_f32(_k, _ocp))
 
 
-@semantic(*CVT_OPS)
+@semantic(*CVT_OPS[False])
 def _build_to_f32(d: Decoded):
     if "op_sel" in d.mods:
         raise UnknownInstruction(d.mnemonic, d.addr, d.inst.text, "op_sel")
-    return build_generic(d, CVT_OPS[d.base])
+    return build_generic(d, CVT_OPS[is_ocp(d)][d.base])
 
 
 # ---- f32 -> fp8 (VOP3) ------------------------------------------------------------------------
@@ -115,6 +131,10 @@ def _build_from_f32(d: Decoded, sr: bool):
     for k in d.mods:
         if k != "op_sel":
             raise UnknownInstruction(d.mnemonic, d.addr, d.inst.text, f"modifier {k}")
+    ocp = is_ocp(d)
+    if sr and ocp:
+        raise UnknownInstruction(d.mnemonic, d.addr, d.inst.text,
+                                 "stochastic rounding to OCP fp8 (gfx950) is not modelled")
     dst, a, b = d.ops
     nv = d.kernel.n_vgpr
     sel = _opsel(d, 4 if sr else 3)
@@ -138,6 +158,8 @@ def _build_from_f32(d: Decoded, sr: bool):
         x = ra(st, g)
         if sr:
             val = encode(x, kind, rng=rb(st, g))
+        elif ocp:
+            val = encode_rne(x, OCP_FMT[kind]) | (encode_rne(rb(st, g), OCP_FMT[kind]) << U32(8))
         else:
             val = encode(x, kind) | (encode(rb(st, g), kind) << U32(8))
         old = st.R[row, g.ix]

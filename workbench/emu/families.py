@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from . import (  # noqa: F401
     fam_buffer,
+    fam_cvtscale,
     fam_dot,
     fam_ds,
     fam_dstr,

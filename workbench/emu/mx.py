@@ -72,6 +72,48 @@ def e8m0_to_f64(codes: np.ndarray) -> np.ndarray:
     return np.where(e == 0xFF, np.nan, np.exp2((e - 127).astype(np.float64)))
 
 
+def _codes(fmt: str) -> tuple[np.ndarray, int, int, int]:
+    """(finite non-negative values in code order, overflow code, NaN code, sign bit) of a
+    format, for ``encode_rne``."""
+    e_bits, m_bits, _bias, special = MX_FORMATS[fmt]
+    half = MX_TABLES[fmt][: 1 << (e_bits + m_bits)]
+    finite = half[np.isfinite(half)]
+    top = len(finite) - 1  # the largest finite magnitude's code
+    if special == "fn":  # E4M3: no infinity; overflow and NaN give S.1111.111
+        over, nan = 0x7F, 0x7F
+    elif special == "ieee":  # E5M2: overflow -> inf S.11111.00, NaN -> S.11111.10
+        over, nan = 0x7C, 0x7E
+    else:  # fp6 / fp4 have neither: both give the largest magnitude
+        over, nan = top, top
+    return finite, over, nan, 1 << (e_bits + m_bits)
+
+
+def encode_rne(x, fmt: str) -> np.ndarray:
+    """float32/64 values -> codes (uint32) of OCP format ``fmt``, rounded to nearest even.
+
+    Semantics of AMD's host model of the gfx950 conversions (HIP amd_hip_ocp_host.hpp
+    ``from_float`` without saturation, vendored e.g. in triton third_party/amd): the sign is
+    kept (-0 and values that round to zero give a signed zero); NaN gives E4M3 S.1111.111, E5M2
+    S.11111.10; ±inf and anything that rounds past the largest finite value give E4M3
+    S.1111.111 (it has no infinity), E5M2 ±inf, fp6/fp4 (no inf, no NaN) the largest
+    magnitude; subnormals round with the subnormal quantum."""
+    e_bits, m_bits, bias, _special = MX_FORMATS[fmt]
+    finite, over, nan, sign_bit = _codes(fmt)
+    x = np.asarray(x, np.float64)
+    sign = np.where(np.signbit(x), sign_bit, 0).astype(np.int64)
+    a = np.abs(x)
+    safe = np.where(np.isfinite(a) & (a > 0), a, 1.0)
+    binade = np.frexp(safe)[1].astype(np.int64) - 1  # floor(log2 a), exact
+    q = np.maximum(binade, 1 - bias) - m_bits  # exponent of the quantum at |x|
+    mag = np.round(np.ldexp(safe, -q)) * np.exp2(q.astype(np.float64))  # half-to-even, exact
+    mag = np.where(a > 0, mag, 0.0)
+    code = np.searchsorted(finite, np.minimum(mag, finite[-1])).astype(np.int64)
+    code = np.where(mag > finite[-1], over, code)
+    code = np.where(np.isinf(a), over, code)
+    code = np.where(np.isnan(x), nan, code)
+    return (code | sign).astype(np.uint32)
+
+
 def _mfma_decoder(fmt: str):
     """Decoder for ``fam_mfma.INPUT_DECODERS``: codes -> float32 (exact)."""
     table32 = MX_TABLES[fmt].astype(np.float32)
@@ -90,4 +132,4 @@ def _register_mfma_inputs() -> None:
 
 _register_mfma_inputs()
 
-__all__ = ["MX_FORMATS", "MX_TABLES", "e8m0_to_f64", "mx_to_f64"]
+__all__ = ["MX_FORMATS", "MX_TABLES", "e8m0_to_f64", "encode_rne", "mx_to_f64"]

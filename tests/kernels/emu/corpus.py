@@ -399,8 +399,12 @@ def _gemv_check(a):
     np.testing.assert_array_equal(y, A.view(np.int8).astype(np.int64) @ x.view(np.int8))
 
 
-def _fp8_table():
-    from workbench.emu.fp8 import FP8_TABLES  # the FNUZ value table (exact)
+def _fp8_table(arch: str = "gfx942"):
+    """The fp8 value table the target converts: gfx942 FNUZ E4M3, gfx950 OCP E4M3 (exact)."""
+    if arch == "gfx950":
+        from workbench.emu.mx import MX_TABLES
+        return MX_TABLES["float8_e4m3fn"]
+    from workbench.emu.fp8 import FP8_TABLES
     return FP8_TABLES["float8_e4m3fnuz"]
 
 
@@ -409,19 +413,21 @@ def _quant_make(rng):
             np.zeros(64, np.uint32), np.zeros(256, np.float32)]
 
 
-def _quant_check(a):
+def _quant_check(a, arch="gfx942"):
     x, scale, q, y = a
-    pos = _fp8_table()[:128]
+    table = _fp8_table(arch)
+    pos = table[:128][np.isfinite(table[:128])]  # non-negative finite codes (OCP 0x7f: NaN)
     s = np.clip(x * scale, -240, 240).astype(np.float64)
-    # nearest FNUZ value (ties to the even code), sign kept unless the code is 0
+    # nearest value (ties to the even code); FNUZ drops the sign of a zero code, OCP keeps it
     i = np.abs(np.abs(s)[:, None] - pos[None, :]).argmin(1)
     d = np.abs(np.abs(s) - pos[i])
-    tie = np.isclose(np.abs(np.abs(s) - pos[np.minimum(i + 1, 127)]), d) & (i % 2 == 1)
+    tie = np.isclose(np.abs(np.abs(s) - pos[np.minimum(i + 1, len(pos) - 1)]), d) & (i % 2 == 1)
     i = np.where(tie & (d > 0), i + 1, i)
-    code = np.where((i != 0) & (s < 0), i | 0x80, i).astype(np.uint32)
+    neg = (s < 0) & ((i != 0) | (arch == "gfx950"))
+    code = np.where(neg, i | 0x80, i).astype(np.uint32)
     np.testing.assert_array_equal(q, code[0::4] | code[1::4] << 8 | code[2::4] << 16
                                   | code[3::4] << 24)
-    np.testing.assert_array_equal(y, (_fp8_table()[code].astype(np.float32) / scale))
+    np.testing.assert_array_equal(y, (table[code].astype(np.float32) / scale))
 
 
 def _bgather_make(rng):

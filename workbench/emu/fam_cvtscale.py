@@ -1,0 +1,121 @@
+"""gfx950 scaled conversions between f32 and the OCP fp8 / bf8 / fp4 formats (VOP3):
+``v_cvt_scalef32_[pk_]f32_{fp8,bf8}``, ``v_cvt_scalef32_pk_f32_fp4`` (decode) and
+``v_cvt_scalef32_pk_{fp8,bf8,fp4}_f32`` (encode) -- what clang 22 emits for
+``__builtin_amdgcn_cvt_scalef32_*`` (seen in llvm-objdump of gfx950 code).
+
+One table (``OPS``): mnemonic -> (direction, format, values per instruction). Semantics follow
+AMD's host model of these builtins (HIP ``amd_hip_ocp_host.hpp`` ``to_float`` / ``from_float``
+for the MX-scaled encodings, vendored e.g. in triton third_party/amd/backend/include):
+
+* the scale operand is an f32 whose exponent is the E8M0 block scale ``2**(e - 127)`` (MLIR's
+  arith-to-amdgpu lowering passes an E8M0 value widened to f32; the hardware's scale path is
+  E8M0: LLVM PR 158117 notes it reads bits [30:23] for MFMA scales). The emulator takes the
+  exponent field and refuses, naming the lane, a scale with mantissa bits set (what the
+  hardware does with those is undocumented); the sign bit is ignored; exponent field 255
+  (inf/NaN) is the E8M0 NaN and gives NaN results (fp4: the largest magnitude, it has no NaN).
+* decode: ``value * 2**(e-127)`` rounded once to f32 (nearest even; overflow -> ±inf, "gfx950
+  HW behavior" in the host model); encode: ``mx.encode_rne(x / 2**(e-127))``.
+* operand selects (builtin argument -> op_sel, llvm-objdump): ``pk_f32_{fp8,bf8}`` read bytes 0,1
+  of source word ``op_sel[0]``; ``f32_{fp8,bf8}`` and ``pk_f32_fp4`` read source byte
+  ``op_sel[0] + 2*op_sel[1]`` (fp4: low nibble -> first result, the packing of CK's
+  f4x2 registers "K0K1"); ``pk_{fp8,bf8}_f32`` write word ``op_sel[3]`` of D and
+  ``pk_fp4_f32`` byte ``op_sel[2] + 2*op_sel[3]`` (source 0 in the low nibble), keeping the
+  rest of D.
+Source modifiers (neg/abs/clamp/omod) are refused; f32 inputs are not flushed.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .errors import EmulatorError, UnknownInstruction
+from .mx import MX_TABLES, encode_rne
+from .operands import row_of, vread32
+from .registry import Decoded, semantic
+
+U32 = np.uint32
+FORMATS = {"fp8": "float8_e4m3fn", "bf8": "float8_e5m2", "fp4": "float4_e2m1fn"}
+OPS = {  # mnemonic -> (direction, format, values converted)
+    "v_cvt_scalef32_pk_f32_fp8": ("dec", "fp8", 2),
+    "v_cvt_scalef32_pk_f32_bf8": ("dec", "bf8", 2),
+    "v_cvt_scalef32_pk_f32_fp4": ("dec", "fp4", 2),
+    "v_cvt_scalef32_f32_fp8": ("dec", "fp8", 1),
+    "v_cvt_scalef32_f32_bf8": ("dec", "bf8", 1),
+    "v_cvt_scalef32_pk_fp8_f32": ("enc", "fp8", 2),
+    "v_cvt_scalef32_pk_bf8_f32": ("enc", "bf8", 2),
+    "v_cvt_scalef32_pk_fp4_f32": ("enc", "fp4", 2),
+}
+
+
+def _opsel(d: Decoded) -> list[int]:
+    v = d.mods.get("op_sel", [])
+    v = v if isinstance(v, list) else [v]
+    return [int(x) for x in v] + [0] * (4 - len(v))
+
+
+def _scale_exp(bits: np.ndarray, d: Decoded) -> np.ndarray:
+    """f32 scale bits -> float64 2**(e-127) (NaN for exponent field 255)."""
+    bits = np.asarray(bits, U32)
+    if (bits & U32(0x7FFFFF)).any():
+        bad = np.argwhere(np.broadcast_to(bits & U32(0x7FFFFF), bits.shape) != 0)[0]
+        raise EmulatorError(f"`{d.inst.text}` at pc 0x{d.addr:x}: scale "
+                            f"0x{int(bits[tuple(bad)]):08x} (lane {int(bad[-1])}) is not a power "
+                            "of two; only E8M0 scales (an f32 exponent) are modelled")
+    e = ((bits >> U32(23)) & U32(0xFF)).astype(np.int64)
+    return np.where(e == 0xFF, np.nan, np.exp2((e - 127).astype(np.float64)))
+
+
+@semantic(*OPS)
+def _build(d: Decoded):
+    direction, kind, n = OPS[d.base]
+    fmt = FORMATS[kind]
+    for k in d.mods:
+        if k != "op_sel":
+            raise UnknownInstruction(d.mnemonic, d.addr, d.inst.text, f"modifier {k}")
+    if any(o.neg or o.abs for o in d.ops):
+        raise UnknownInstruction(d.mnemonic, d.addr, d.inst.text, "neg/abs source modifier")
+    sel = _opsel(d)
+    nv = d.kernel.n_vgpr
+    dst, srcs = d.ops[0], d.ops[1:]
+    row = row_of(dst, nv)
+    readers = [vread32(o, nv, is_float=o.kind == "fimm") for o in srcs]
+    table = MX_TABLES[fmt]
+    bits = 4 if kind == "fp4" else 8
+
+    if direction == "dec":
+        if dst.n != n:
+            raise UnknownInstruction(d.mnemonic, d.addr, d.inst.text, f"destination {dst.text}")
+        if n == 2 and bits == 8:
+            shifts = [16 * sel[0], 16 * sel[0] + 8]
+        else:
+            base = 8 * (sel[0] + 2 * sel[1])
+            shifts = [base, base + 4][:n]
+
+        def run(st, g):
+            src = np.asarray(readers[0](st, g), U32)
+            scale = _scale_exp(readers[1](st, g), d)
+            shape = st.R[row, g.ix].shape
+            for k, sh in enumerate(shifts):
+                codes = (src >> U32(sh)) & U32((1 << bits) - 1)
+                val = (np.take(table, codes.astype(np.int64)) * scale).astype(np.float32)
+                st.vwrite(row + k, g, np.broadcast_to(val.view(U32), shape))
+        return run
+
+    if kind == "fp4":
+        shift, width = 8 * (sel[2] + 2 * sel[3]), 8
+    else:
+        shift, width = 16 * sel[3], 16
+    keep = U32(~(((1 << width) - 1) << shift) & 0xFFFFFFFF)
+
+    def enc(x, scale):
+        y = np.asarray(x, U32).view(np.float32).astype(np.float64) / scale
+        y = np.where(np.isnan(scale), np.copysign(np.nan, np.asarray(x, U32).view(np.float32)),
+                     y)
+        return encode_rne(y, fmt)
+
+    def run(st, g):
+        scale = _scale_exp(readers[2](st, g), d)
+        lo, hi = enc(readers[0](st, g), scale), enc(readers[1](st, g), scale)
+        val = lo | (hi << U32(bits))
+        old = st.R[row, g.ix]
+        st.vwrite(row, g, (old & keep) | (val << U32(shift)))
+    return run
