@@ -108,3 +108,54 @@ def test_a_gfx950_module_on_the_gfx942_emulator_says_what_to_do(valu):
     with pytest.raises(LaunchError, match="compiled for gfx950 but emulator runs gfx942"):
         Kernel(valu, "pk_bf16", device="emulator")[1, 64](
             np.zeros(64, np.float32), np.zeros(64, np.float32), np.zeros(64, np.uint32))
+
+
+def test_permlane_swaps_and_prng(valu):
+    """CDNA4 ISA pseudocode: permlane16_swap trades VDST's odd 16-lane rows with SRC0's even
+    rows, permlane32_swap VDST's upper half with SRC0's lower half; V_PRNG_B32 is one LFSR step
+    (S0 << 1) ^ (S0[31] ? 197 : 0)."""
+    seen = {i.mnemonic for i in valu["gfx950"].listing("lanes950")}
+    assert {"v_permlane16_swap_b32_e32", "v_permlane32_swap_b32_e32", "v_prng_b32_e32"} <= seen
+    rng = np.random.default_rng(5)
+    a = rng.integers(0, 2**32, 128, dtype=np.uint64).astype(np.uint32)
+    out = np.zeros(384, np.uint32)
+    Kernel(valu, "lanes950", device="emulator:gfx950")[1, 64](a, out)
+    x, y = a[:64].copy(), a[64:].copy()
+    x16, y16 = x.copy(), y.copy()
+    for p in range(2):
+        for lane in range(16):
+            y16[32 * p + lane], x16[32 * p + lane + 16] = x[32 * p + lane + 16], y[32 * p + lane]
+    x32, y32 = x.copy(), y.copy()
+    x32[32:], y32[:32] = y[:32], x[32:]
+    np.testing.assert_array_equal(out[:64], x16)
+    np.testing.assert_array_equal(out[64:128], y16)
+    np.testing.assert_array_equal(out[128:192], x32)
+    np.testing.assert_array_equal(out[192:256], y32)
+    want = [((int(v) << 1) & 0xFFFFFFFF) ^ (197 if v >> 31 else 0) for v in x]
+    np.testing.assert_array_equal(out[256:320], np.array(want, np.uint32))
+    np.testing.assert_array_equal(out[320:], x.reshape(2, 2, 16)[:, ::-1].reshape(64))
+
+
+def test_pk_f16_and_nan_propagating_maximum3_minimum3(valu):
+    seen = {i.mnemonic for i in valu["gfx950"].listing("floats950")}
+    assert {"v_cvt_pk_f16_f32", "v_maximum3_f32", "v_minimum3_f32"} <= seen
+    rng = np.random.default_rng(6)
+    a, b, c = ((rng.standard_normal(64) * 1000).astype(np.float32) for _ in range(3))
+    a[:6] = [np.nan, 0.0, -0.0, 1.0, 70000.0, 2.0**-20]
+    b[:6] = [1.0, -0.0, 0.0, np.nan, -1.0, 1.0 + 2.0**-11]  # 2nd/3rd lanes: signed zeros
+    c[:6] = [2.0, -0.0, -0.0, -1.0, 3.0, 0.5]
+    ph = np.zeros(128, np.float16)
+    mx, mn = np.zeros(64, np.float32), np.zeros(64, np.float32)
+    Kernel(valu, "floats950", device="emulator:gfx950")[1, 64](a, b, c, ph.view(np.int32),
+                                                                mx, mn)
+    with np.errstate(over="ignore"):  # 70000 overflows f16 to inf on purpose
+        np.testing.assert_array_equal(ph[0::2][1:], a[1:].astype(np.float16))  # RNE cast
+        np.testing.assert_array_equal(ph[1::2], b.astype(np.float16))
+    assert np.isnan(ph[0]) and ph[8] == np.inf
+    assert np.isnan(mx[0]) and np.isnan(mn[0]) and np.isnan(mx[3]) and np.isnan(mn[3])
+    assert mx.view(np.uint32)[1] == 0 and mn.view(np.uint32)[1] == 0x80000000  # +0 > -0
+    assert mx.view(np.uint32)[2] == 0 and mn.view(np.uint32)[2] == 0x80000000
+    ok = ~np.isnan(a + b + c)
+    ok[1:3] = False
+    np.testing.assert_array_equal(mx[ok], np.maximum(np.maximum(a, b), c)[ok])
+    np.testing.assert_array_equal(mn[ok], np.minimum(np.minimum(a, b), c)[ok])

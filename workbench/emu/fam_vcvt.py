@@ -1,6 +1,6 @@
 """VALU conversion rows: float <-> int (saturating, NaN -> 0), f16/f32/f64 widths,
 ubyte -> f32, packs (v_cvt_pkrtz_f16_f32 rounds toward zero, v_cvt_pk_u16_u32,
-v_pack_b32_f16, gfx950's v_cvt_pk_bf16_f32).
+v_pack_b32_f16, gfx950's v_cvt_pk_bf16_f32 and v_cvt_pk_f16_f32).
 
 Semantics: CDNA3 ISA guide, per-opcode descriptions; rows run through ``valu.build_generic``.
 """
@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from .floats import f32_to_bf16_bits
-from .valu import table
+from .errors import UnknownInstruction
+from .floats import f32_to_bf16_bits, f32_to_f16_bits, flush_dst
+from .registry import Decoded, semantic
+from .valu import Op, build_generic, table
 from .vfloat import as_f64
 
 F32, F64, F16 = np.float32, np.float64, np.float16
@@ -69,3 +71,17 @@ op("v_cvt_i16_f16", "i16", "f16", lambda a: cvt_f2i(a, -32768, 32767, np.int16))
 # HasBF16ConversionInsts; NaN stays a quiet NaN like the gfx942 software lowering)
 op("v_cvt_pk_bf16_f32", "u32", "f32 f32",
    lambda a, b: f32_to_bf16_bits(a) | (f32_to_bf16_bits(b) << U32(16)))
+
+
+@semantic("v_cvt_pk_f16_f32", family="fam_vcvt")
+def _build_cvt_pk_f16(d: Decoded):
+    """gfx950 V_CVT_PK_F16_F32 (LLVM VOP3Instructions.td, selected for fptrunc v2f32 -> v2f16
+    with HasCvtPkF16F32Inst): D = {f16(S1), f16(S0)}, round to nearest even. Its packed f16
+    results bypass the generic f16 flush, so a kernel whose FP16 mode flushes denormal
+    results is refused rather than guessed."""
+    if flush_dst(d.kernel.denorm16_64):
+        raise UnknownInstruction(d.mnemonic, d.addr, d.inst.text,
+                                 "f16 output flushing (FLOAT_DENORM_MODE_16_64) with a packed "
+                                 "result is not modelled")
+    return build_generic(d, Op("u32", ("f32", "f32"), lambda a, b: (
+        f32_to_f16_bits(a) | (f32_to_f16_bits(b) << U32(16))).astype(U32)))

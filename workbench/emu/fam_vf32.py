@@ -1,5 +1,6 @@
 """VALU f32 arithmetic rows: add/sub/mul, min/max/med3, fma/mad (fused and
-unfused, with the FMAMK/FMAAK literal forms), ldexp, fract, rounding, frexp.
+unfused, with the FMAMK/FMAAK literal forms), ldexp, fract, rounding, frexp, and gfx950's
+NaN-propagating v_maximum3_f32/v_minimum3_f32.
 
 Semantics: CDNA3 ISA guide, per-opcode descriptions; rows run through ``valu.build_generic``.
 """
@@ -8,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from .valu import table
-from .vfloat import fma32, fract, frexp_exp, frexp_mant, mad32, med3
+from .vfloat import fma32, fract, frexp_exp, frexp_mant, mad32, maximum3, med3, minimum3
 
 F32, F64, F16 = np.float32, np.float64, np.float16
 U32, I32 = np.uint32, np.int32
@@ -25,6 +26,8 @@ op("v_min_f32", "f32", "f32 f32", np.fmin)
 op("v_max3_f32", "f32", "f32 f32 f32", lambda a, b, c: np.fmax(np.fmax(a, b), c))
 op("v_min3_f32", "f32", "f32 f32 f32", lambda a, b, c: np.fmin(np.fmin(a, b), c))
 op("v_med3_f32", "f32", "f32 f32 f32", med3)
+op("v_maximum3_f32", "f32", "f32 f32 f32", maximum3)  # gfx950, IEEE 754-2019 maximum
+op("v_minimum3_f32", "f32", "f32 f32 f32", minimum3)
 op("v_fma_f32", "f32", "f32 f32 f32", fma32)
 op("v_fmac_f32", "f32", "f32 f32 f32", fma32, "acc")
 op("v_mad_f32", "f32", "f32 f32 f32", mad32)

@@ -240,6 +240,9 @@ op("v_mbcnt_lo_u32_b32", "u32", "u32 u32",
    lambda m, b: popc(m & _MBLO) + b)
 op("v_mbcnt_hi_u32_b32", "u32", "u32 u32",
    lambda m, b: popc(m & _MBHI) + b)
+# gfx950 LFSR step (CDNA4 ISA V_PRNG_B32: D = (S0 << 1) ^ (S0[31] ? 197 : 0))
+op("v_prng_b32", "u32", "u32",
+   lambda a: (a << U32(1)) ^ np.where((a >> U32(31)) != 0, U32(197), U32(0)).astype(U32))
 
 
 def bitop3(a, b, c, ttbl: int):

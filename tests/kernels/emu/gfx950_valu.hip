@@ -31,3 +31,34 @@ extern "C" __global__ void big_lds(int* out, int off) {
   __syncthreads();
   out[t] = dyn[off / 4 + (t ^ 1)];
 }
+
+// more gfx950 VALU: v_permlane16/32_swap_b32 (builtins), v_prng_b32, v_cvt_pk_f16_f32 (clang
+// selects it for a float2 -> half2 conversion), v_maximum3_f32 / v_minimum3_f32 (pinned by asm)
+typedef _Float16 h2 __attribute__((ext_vector_type(2)));
+typedef float f2 __attribute__((ext_vector_type(2)));
+extern "C" __global__ void lanes950(const unsigned* a, unsigned* out) {
+  int i = threadIdx.x;
+  unsigned x = a[i], y = a[64 + i];
+  auto r16 = __builtin_amdgcn_permlane16_swap(x, y, false, false);
+  auto r32 = __builtin_amdgcn_permlane32_swap(x, y, false, false);
+  out[i] = r16[0];
+  out[64 + i] = r16[1];
+  out[128 + i] = r32[0];
+  out[192 + i] = r32[1];
+  out[256 + i] = __builtin_amdgcn_prng_b32(x);
+  unsigned z = x;  // one register as both operands: its odd and even rows trade places
+  asm volatile("v_permlane16_swap_b32 %0, %0" : "+v"(z));
+  out[320 + i] = z;
+}
+
+extern "C" __global__ void floats950(const float* a, const float* b, const float* c, h2* ph,
+                                     float* mx, float* mn) {
+  int i = threadIdx.x;
+  f2 v = {a[i], b[i]};
+  ph[i] = __builtin_convertvector(v, h2);
+  float r, s;
+  asm volatile("v_maximum3_f32 %0, %1, %2, %3" : "=v"(r) : "v"(a[i]), "v"(b[i]), "v"(c[i]));
+  asm volatile("v_minimum3_f32 %0, %1, %2, %3" : "=v"(s) : "v"(a[i]), "v"(b[i]), "v"(c[i]));
+  mx[i] = r;
+  mn[i] = s;
+}
