@@ -29,7 +29,8 @@ Modules
 * ``coverage``  — executed opcodes vs. the semantic table; ``python tests/emu_corpus.py``
   runs the HIP corpus and prints it.
 * ``floats``    — bit-exact f16/bf16 conversions and denormal flushing; ``fp8`` — the FNUZ
-  fp8/bf8 value tables.
+  fp8/bf8 value tables; ``mx`` — gfx950's OCP fp8/bf8/fp6/bf6/fp4 tables, E8M0 scales and the
+  round-to-nearest-even encoder.
 * families: ``fam_salu`` (SOP1/SOP2/SOPC/SOPK), ``fam_sopp`` (branches, barrier, waitcnt...),
   the VALU: ``valu`` (the one VOP1/VOP2/VOP3 opcode table ``OPS`` and its generic builder:
   modifiers, DPP, SDWA) with its rows in ``fam_vint`` (integer, bitwise, moves), ``fam_vf32``,
@@ -37,10 +38,11 @@ Modules
   ``fam_vcvt`` (conversions, packs), ``fam_vdiv`` (IEEE division steps); ``vfloat`` (correctly
   rounded fma and other float helpers), ``fam_vcmp`` (VOPC), ``fam_vlane`` (readlane/writelane),
   ``fam_vop3p`` (packed math, fma_mix), ``fam_dot`` (v_dot2/4/8 and the v_dot*c forms),
-  ``fam_fp8`` (fp8/bf8 <-> f32 conversions, RNE and stochastic), ``fam_smem``, ``fam_vmem``
+  ``fam_fp8`` (fp8/bf8 <-> f32 conversions, RNE and stochastic; OCP on gfx950),
+  ``fam_cvtscale`` (gfx950 v_cvt_scalef32_* fp8/bf8/fp4 <-> f32), ``fam_smem``, ``fam_vmem``
   (global/flat/scratch, atomics), ``fam_buffer`` (MUBUF through V# resources, range-checked),
   ``fam_ds`` (LDS, permutes, swizzle), ``fam_dstr`` (gfx950 transposing LDS reads),
-  ``fam_ldsdma`` (global/buffer -> LDS DMA), ``fam_mfma`` (v_mfma_* via ``workbench.layouts``;
+  ``fam_ldsdma`` (global/buffer -> LDS DMA), ``fam_mfma`` (v_mfma_* via ``workbench.layouts``, incl. gfx950's f8f6f4 formats and scales;
   v_accvgpr_* are VALU moves), ``fam_mode`` (s_getreg/s_setreg on MODE; per-instruction float
   modes). ``families`` imports them all.
 

@@ -279,6 +279,40 @@ def _mod_bit(v, i: int) -> int:
     return int(v[i]) if i < len(v) else 0
 
 
+def _decoding_reader(st_row: int, ins, operand: str):
+    """Reader of an f8f6f4 operand's values (float64 [w, blocks, rows, cols], exact).
+
+    4- and 8-bit formats go through the lane-major byte view of the operand's registers: one
+    gather of bytes and one lookup in a 256-entry table (fp4: 512 entries, low / high nibble),
+    instead of shifting every element out of its word; packed 6-bit ones (which may straddle
+    registers) through ``_reader``."""
+    from .mx import MX_TABLES
+
+    g = ins.gather_index(operand)
+    n = ins.vgprs[operand]
+    table = MX_TABLES[ins.dtype(operand)]
+    shape = g.reg.shape
+    if g.bits == 6:
+        rd6 = _reader(st_row, n, g, 6)
+        return lambda st, grp: np.take(table, rd6(st, grp).astype(np.intp))
+    pos = (g.lane.astype(np.intp) * (4 * n) + g.reg * 4 + g.shift // 8).reshape(-1)
+    if g.bits == 8:
+        tab, nib = table, None
+    else:  # byte -> low nibble (entries 0..255) or high nibble (256..511)
+        b = np.arange(256)
+        tab = np.concatenate([table[b & 15], table[b >> 4]])
+        nib = (((g.shift % 8) // 4).reshape(-1) << 8).astype(np.uint16)
+
+    def rd(st, grp):
+        x = st.R[st_row:st_row + n, grp.ix]  # [n, w, 64] uint32 (little-endian bytes)
+        lanes = np.ascontiguousarray(x.transpose(1, 2, 0)).view(np.uint8).reshape(grp.w, -1)
+        codes = np.take(lanes, pos, axis=1)
+        if nib is not None:
+            codes = codes.astype(np.uint16) | nib
+        return np.take(tab, codes).reshape((grp.w,) + shape)
+    return rd
+
+
 def _build_f8f6f4(d: Decoded, base):
     """gfx950 ``v_mfma_[scale_]f32_*_f8f6f4``: formats from CBSZ/BLGP, optional E8M0 scales."""
     from .mx import e8m0_to_f64
@@ -302,10 +336,8 @@ def _build_f8f6f4(d: Decoded, base):
     for o, op in ((dst, "D"), (a, "A"), (b, "B")):
         if o.kind not in ("v", "a") or o.n != ins.vgprs[op]:
             refuse(f"operand {op} = {o.text}: {ins.dtype(op)} needs {ins.vgprs[op]} registers")
-    ga, gb = ins.gather_index("A"), ins.gather_index("B")
-    ra = _reader(row_of(a, nv), ins.vgprs["A"], ga, ga.bits)
-    rb = _reader(row_of(b, nv), ins.vgprs["B"], gb, gb.bits)
-    dec_a, dec_b = INPUT_DECODERS[ins.a_type], INPUT_DECODERS[ins.b_type]
+    ra = _decoding_reader(row_of(a, nv), ins, "A")
+    rb = _decoding_reader(row_of(b, nv), ins, "B")
     blocks, m, n = ins.shape("D")
     tab = ins.scatter_index("D")[:, :, 0, :]  # [lanes, regs, 3]
     flat = (tab[..., 1] * n + tab[..., 2]).T  # [regs, lanes] element of each D slot
@@ -337,8 +369,8 @@ def _build_f8f6f4(d: Decoded, base):
         if not st.EM[g.ix].all():
             raise EmulatorError(f"`{d.inst.text}` at pc 0x{d.addr:x} executed with a partial "
                                 "EXEC mask; MFMA under divergence is not modelled")
-        A = dec_a(ra(st, g))[:, 0].astype(np.float64)  # [w, M, K]
-        B = dec_b(rb(st, g))[:, 0].astype(np.float64)  # [w, K, N]
+        A = ra(st, g)[:, 0]  # [w, M, K] float64
+        B = rb(st, g)[:, 0]  # [w, K, N]
         if scales is not None:
             (row_a, sh_a, lane_a), (row_b, sh_b, lane_b) = scales
             A = A * np.take(e8m0_to_f64(st.R[row_a, g.ix] >> sh_a), lane_a, axis=1)
