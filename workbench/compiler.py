@@ -21,7 +21,7 @@ import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from functools import cache, cached_property
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -78,10 +78,31 @@ class CodeObject:
     _listing_text: str | None = field(default=None, repr=False)
     # __device__/__constant__ variables by source name (hipMemcpyToSymbol's symbols)
     variables: dict[str, DeviceVariable] = field(default_factory=dict)
+    # The ELF as built (kept in memory, so a file damaged on disk later is detected and
+    # rewritten instead of failing llvm-objdump or a GPU loader)
+    _elf: bytes | None = field(default=None, repr=False)
 
-    @cached_property
+    @property
     def elf(self) -> bytes:
-        return self.path.read_bytes()
+        if self._elf is None:
+            self._elf = self.path.read_bytes()
+        return self._elf
+
+    def intact_path(self) -> Path:
+        """``path``, rewritten from the in-memory ELF first when the file on disk no longer
+        holds it (a cache entry damaged or deleted while the session runs)."""
+        if self._elf is None:
+            return self.path
+        try:
+            ok = self.path.read_bytes() == self._elf
+        except OSError:
+            ok = False
+        if not ok:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            _atomic_write(self.path, self._elf)
+            self.path.with_name("listing.txt").unlink(missing_ok=True)
+            self._listing_text = None
+        return self.path
 
     def kernel(self, name: str) -> KernelInfo:
         """A kernel by Python name, ELF symbol or source name, with a helpful error."""
@@ -96,9 +117,12 @@ class CodeObject:
     def disassembly(self) -> str:
         """The llvm-objdump listing (with source lines) of the whole code object, cached."""
         if self._listing_text is None:
-            cached = self.path.with_name("listing.txt")
-            if cached.exists():
-                self._listing_text = cached.read_text()
+            path = self.intact_path()
+            cached = path.with_name("listing.txt")
+            text = cached.read_text(errors="replace") if cached.exists() else ""
+            # a listing names every kernel (<symbol>:); one that does not is damaged
+            if text and all(f"<{k.symbol}>:" in text for k in self.kernels.values()):
+                self._listing_text = text
             else:
                 tc = _tc.find_toolchain()
                 cmd = [tc.tool("llvm-objdump"), "-d", "-l", f"--mcpu={self.arch}"]
@@ -109,8 +133,12 @@ class CodeObject:
 
                     if get_arch(self.arch).gfx_major >= 10:
                         cmd.append("--mattr=+wavefrontsize64")
-                out = subprocess.run([*cmd, str(self.path)], capture_output=True, text=True,
-                                     check=True)
+                out = subprocess.run([*cmd, str(path)], capture_output=True, text=True)
+                if out.returncode != 0:
+                    raise CompileError(
+                        f"llvm-objdump cannot read the {self.arch} code object {path} "
+                        f"({out.stderr.strip()[:200]}); the cached file is damaged: run "
+                        f"workbench.compiler.clear_cache() and compile again")
                 self._listing_text = out.stdout
                 _atomic_write(cached, out.stdout.encode())
         return self._listing_text
@@ -376,15 +404,32 @@ def _lookup(key: str) -> CodeObject | None:
         return None
     if saved.get("format") != CACHE_FORMAT or not _deps_fresh(saved["deps"]):
         return None
+    try:
+        elf = (entry / "code.hsaco").read_bytes()
+    except OSError:
+        elf = b""
+    if hashlib.sha256(elf).hexdigest() != saved.get("sha256"):
+        _discard(entry)  # damaged on disk: rebuild (and store a good entry) instead
+        return None
     co = CodeObject(
         arch=saved["arch"], path=entry / "code.hsaco", kernels=saved["kernels"],
         command=tuple(saved["command"]), compile_seconds=saved["compile_seconds"],
         from_cache=True, warnings=tuple(saved["warnings"]),
-        variables=saved.get("variables", {}),
+        variables=saved.get("variables", {}), _elf=elf,
     )
     with _memo_lock:
         _memo[key] = (co, saved["deps"])
     return co
+
+
+def _discard(entry: Path) -> None:
+    """Move a damaged cache entry out of the way (atomically) and delete it."""
+    stale = Path(tempfile.mkdtemp(prefix=".stale-", dir=entry.parent))
+    try:
+        os.rename(entry, stale / "entry")
+    except OSError:
+        pass
+    shutil.rmtree(stale, ignore_errors=True)
 
 
 def clear_cache(memory_only: bool = False) -> None:
@@ -461,7 +506,8 @@ def _build(tc, text: str, filename: str, todo, flags, use_cache: bool) -> dict[s
             display_cmd = tuple(c.replace(str(work), "$WORK") for c in cmd)
             co = CodeObject(arch=arch, path=out / "code.hsaco", kernels=kernels,
                             command=display_cmd, compile_seconds=elapsed, warnings=warnings,
-                            variables=variables[arch])
+                            variables=variables[arch],
+                            _elf=(out / "code.hsaco").read_bytes())
             if use_cache:
                 co.path = _store(root, key, out, co, deps)
                 with _memo_lock:
@@ -562,6 +608,7 @@ def _store(root: Path, key: str, out: Path, co: CodeObject, deps) -> Path:
         "format": CACHE_FORMAT, "arch": co.arch, "kernels": co.kernels, "deps": deps,
         "command": co.command, "compile_seconds": co.compile_seconds,
         "warnings": co.warnings, "variables": co.variables,
+        "sha256": hashlib.sha256((out / "code.hsaco").read_bytes()).hexdigest(),
     }
     (out / "info.pickle").write_bytes(pickle.dumps(info))
     (out / "deps.d").unlink(missing_ok=True)

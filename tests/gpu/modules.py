@@ -52,7 +52,7 @@ def build(out_dir: Path) -> Path:
     for src, kw in specs().values():
         mod = wb.compile(src, **kw)
         for co in mod.objects.values():
-            co.__dict__["elf"] = co.path.read_bytes()
+            assert co.elf  # loads the ELF bytes into the pickled CodeObject
         table[_key(src, kw)] = mod
     out_dir.mkdir(parents=True, exist_ok=True)
     path = out_dir / "modules.pkl"
@@ -79,7 +79,7 @@ def load(carry: Path | None) -> tuple[dict[str, Any], str]:
         mod = table[_key(src, kw)]
         for arch, co in mod.objects.items():
             p = tmp / f"{name}-{arch}.hsaco"
-            p.write_bytes(co.__dict__["elf"])
+            p.write_bytes(co.elf)
             co.path = p
         mods[name] = mod
     return mods, f"pickle: {carry / 'modules.pkl'} (LLVM unusable: {reason})"

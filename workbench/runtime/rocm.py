@@ -168,7 +168,7 @@ class RocmDevice(CupyDevice):
             return hit[1]
         co = module[self.arch]
         if self.backend == "module":
-            raw = self.cupy.RawModule(path=str(co.path))
+            raw = self.cupy.RawModule(path=str(co.intact_path()))
         else:
             raw = self.cupy.RawModule(code=hiprtc_source(module),
                                       options=hiprtc_options(module, self.target),
