@@ -159,3 +159,45 @@ def test_pk_f16_and_nan_propagating_maximum3_minimum3(valu):
     ok[1:3] = False
     np.testing.assert_array_equal(mx[ok], np.maximum(np.maximum(a, b), c)[ok])
     np.testing.assert_array_equal(mn[ok], np.minimum(np.minimum(a, b), c)[ok])
+
+
+def _bf16_pairs(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    return ((x & 0xFFFF) << 16).view(np.float32), (x & 0xFFFF0000).view(np.float32)
+
+
+def test_bf16_dots(valu):
+    """D = a0*b0 + a1*b1 + c with exact bf16 products and one rounding to f32 (as the f16 dot;
+    fam_dot): values chosen so that the f64 reference is exact."""
+    assert "v_dot2c_f32_bf16_e32" in {i.mnemonic for i in valu["gfx950"].listing("dot_bf16")}
+    rng = np.random.default_rng(7)
+    ab = (rng.integers(-256, 256, (2, 64, 2)).astype(np.float32).view(np.uint32) >> 16)
+    a = (ab[0, :, 0] | (ab[0, :, 1] << 16)).astype(np.uint32)
+    b = (ab[1, :, 0] | (ab[1, :, 1] << 16)).astype(np.uint32)
+    acc = rng.integers(-1000, 1000, 64).astype(np.float32)
+    o = rng.integers(-1000, 1000, 64).astype(np.float32)
+    (a0, a1), (b0, b1) = _bf16_pairs(a), _bf16_pairs(b)
+    want_acc = (a0.astype(np.float64) * b0 + a1.astype(np.float64) * b1 + acc).astype(np.float32)
+    want_o = (-a0.astype(np.float64) * b0 + a1.astype(np.float64) * -b1 + o).astype(np.float32)
+    Kernel(valu, "dot_bf16", device="emulator:gfx950")[1, 64](a, b, acc, o)
+    np.testing.assert_array_equal(acc, want_acc)
+    np.testing.assert_array_equal(o, want_o)
+
+
+def test_bf16_dot_rounds_once(valu):
+    """Random bf16 and f32 values in [2^-4, 2^4]: the exact sum fits a float64 (under 40
+    significant bits), so float64 arithmetic then one cast is the single-rounding reference."""
+    rng = np.random.default_rng(8)
+
+    def vals(n, bits16):
+        v = np.exp2(rng.uniform(-4, 4, n)) * rng.choice([-1, 1], n)
+        f = v.astype(np.float32)
+        return (f.view(np.uint32) >> 16).astype(np.uint32) if bits16 else f
+
+    a = vals(64, True) | (vals(64, True) << 16)
+    b = vals(64, True) | (vals(64, True) << 16)
+    acc = vals(64, False)
+    (a0, a1), (b0, b1) = _bf16_pairs(a), _bf16_pairs(b)
+    exact = a0.astype(np.float64) * b0 + a1.astype(np.float64) * b1 + acc
+    o = np.zeros(64, np.float32)
+    Kernel(valu, "dot_bf16", device="emulator:gfx950")[1, 64](a, b, acc, o)
+    np.testing.assert_array_equal(acc, exact.astype(np.float32))

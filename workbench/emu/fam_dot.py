@@ -7,10 +7,12 @@ LLVM IntrinsicsAMDGPU.td int_amdgcn_fdot2/sdot2/udot2/sdot4/udot4/sdot8/udot8):
 ``D = sum_k S0[k] * S1[k] + S2`` over the 2 / 4 / 8 packed elements (16/8/4-bit, element k in
 bits [k*w, (k+1)*w)); the *c forms use D itself as S2. The gfx942 instruction set has no bf16
 dot (llvm-mc: v_dot2_f32_bf16 "not supported on this GPU"; the fdot2_*bf16 builtins need
-dot9-insts), nor the mixed-sign sudot4/8 (dot8-insts).
+dot9-insts), nor the mixed-sign sudot4/8 (dot8-insts). gfx950 adds v_dot2_f32_bf16 and
+v_dot2c_f32_bf16 (llvm-mc -mcpu=gfx950 encodes both; clang's __builtin_amdgcn_fdot2_f32_bf16,
+feature dot12-insts, emits v_dot2c_f32_bf16_e32): the f16 rules below with bf16 elements.
 
 Rounding and clamp:
-* f16 dot: the products of f16 values are exact, and the emulator rounds the exact
+* f16 / bf16 dot: the products of f16 (bf16) values are exact, and the emulator rounds the exact
   ``p0 + p1 + S2`` once to f32 (the ISA does not spell out intermediate rounding; a single
   rounding is the fused reading). ``clamp`` clamps the f32 result to [0, 1] (VOP3P clamp on a
   float result, CDNA3 ISA "Output modifiers"; NaN -> 0 under DX10_CLAMP).
@@ -40,6 +42,7 @@ U32, I64, F32, F64 = np.uint32, np.int64, np.float32, np.float64
 # name -> (element kind, elements, accumulator/result type)
 DOTS = {
     "v_dot2_f32_f16": ("f16", 2, "f32"),
+    "v_dot2_f32_bf16": ("bf16", 2, "f32"),  # gfx950
     "v_dot2_i32_i16": ("i16", 2, "i32"),
     "v_dot2_u32_u16": ("u16", 2, "u32"),
     "v_dot4_i32_i8": ("i8", 4, "i32"),
@@ -47,13 +50,17 @@ DOTS = {
     "v_dot8_i32_i4": ("i4", 8, "i32"),
     "v_dot8_u32_u4": ("u4", 8, "u32"),
 }
-DOTC = {"v_dot2c_f32_f16": "v_dot2_f32_f16", "v_dot2c_i32_i16": "v_dot2_i32_i16",
+DOTC = {"v_dot2c_f32_f16": "v_dot2_f32_f16", "v_dot2c_f32_bf16": "v_dot2_f32_bf16",
+        "v_dot2c_i32_i16": "v_dot2_i32_i16",
         "v_dot4c_i32_i8": "v_dot4_i32_i8", "v_dot8c_i32_i4": "v_dot8_i32_i4"}
 
 
 def elements(x, kind: str, n: int) -> list:
-    """The n packed elements of uint32 ``x`` as float64 (f16) or int64 arrays."""
+    """The n packed elements of uint32 ``x`` as float64 (f16/bf16) or int64 arrays."""
     x = np.asarray(x, U32)
+    if kind == "bf16":
+        return [(((x >> U32(16 * k)) & U32(0xFFFF)) << U32(16)).view(F32).astype(F64)
+                for k in range(n)]
     if kind == "f16":
         return [((x >> U32(16 * k)) & U32(0xFFFF)).astype(np.uint16).view(np.float16)
                 .astype(F64) for k in range(n)]
@@ -124,18 +131,22 @@ def _build_dot(d: Decoded):
     _sel, _sel_hi, neg_lo, neg_hi, clamp = _mods(d, 3)
     if neg_hi[2]:
         raise UnknownInstruction(d.mnemonic, d.addr, d.inst.text, "neg_hi on the accumulator")
-    if kind != "f16" and (any(neg_lo) or any(neg_hi)):
+    if kind not in ("f16", "bf16") and (any(neg_lo) or any(neg_hi)):
         raise UnknownInstruction(d.mnemonic, d.addr, d.inst.text, "neg on integer elements")
     if any(s.neg or s.abs for s in srcs):
         raise UnknownInstruction(d.mnemonic, d.addr, d.inst.text, "VOP3P uses neg_lo/neg_hi")
     nv = d.kernel.n_vgpr
-    rd = [vread32(s, nv, 0, 16 if kind == "f16" and k < 2 else 32, kind == "f16" or k == 2)
+    fl = kind in ("f16", "bf16")
+    if kind == "bf16" and any(x.kind in ("imm", "fimm") for x in srcs[:2]):
+        raise UnknownInstruction(d.mnemonic, d.addr, d.inst.text,
+                                 "inline constant on a packed bf16 source")
+    rd = [vread32(s, nv, 0, 16 if kind == "f16" and k < 2 else 32, fl or k == 2)
           for k, s in enumerate(srcs)]
     row = row_of(dst, nv)
 
     def operand(x, k):
         el = elements(np.asarray(x, U32), kind, n)
-        if kind == "f16":
+        if fl:
             el[0] = -el[0] if neg_lo[k] else el[0]
             el[1] = -el[1] if neg_hi[k] else el[1]
         return el

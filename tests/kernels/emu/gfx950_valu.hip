@@ -62,3 +62,17 @@ extern "C" __global__ void floats950(const float* a, const float* b, const float
   mx[i] = r;
   mn[i] = s;
 }
+
+// bf16 dot (dot12-insts): clang emits the VOP2 accumulate form v_dot2c_f32_bf16; the VOP3P
+// form with neg modifiers pinned by asm
+typedef __bf16 bf2 __attribute__((ext_vector_type(2)));
+extern "C" __global__ void dot_bf16(const unsigned* a, const unsigned* b, float* acc,
+                                    float* o) {
+  int i = threadIdx.x;
+  acc[i] = __builtin_amdgcn_fdot2_f32_bf16(__builtin_bit_cast(bf2, a[i]),
+                                           __builtin_bit_cast(bf2, b[i]), acc[i], false);
+  float r;
+  asm volatile("v_dot2_f32_bf16 %0, %1, %2, %3 neg_lo:[1,0,0] neg_hi:[0,1,0]"
+               : "=v"(r) : "v"(a[i]), "v"(b[i]), "v"(o[i]));
+  o[i] = r;
+}
