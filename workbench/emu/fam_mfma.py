@@ -23,7 +23,10 @@ print as ``op_sel:[0,1,0] op_sel_hi:[1,1,0]``); the unscaled forms use scale 1 (
 ABID[0] = 0 forces the scale to 1.0). Products of these formats and power-of-two scales are
 exact in float64; the emulator sums them in float64 and rounds D once to fp32 (the hardware's
 internal order/precision is not documented: results agree bit for bit whenever that sum is
-exact in fp32, which the tests arrange).
+exact in fp32, which the tests arrange). Mixed-width selections (e.g. fp8 A x fp4 B) multiply
+elements of equal logical k as each format's catalog layout labels them; CK's tables and its
+hardware scale mapping cover the same-width pairs, and this pairing is the only one under which
+an A element and the B element it meets share their 32-element scale block (an inference).
 """
 from __future__ import annotations
 

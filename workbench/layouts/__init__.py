@@ -36,7 +36,10 @@ operand's base register and ``elem`` the sub-element of the 32-bit value: 0..1 f
 
 Modifiers (CDNA): ``ins.source_block(b, cbsz, abid)``, ``blgp_lane(lane, blgp)``,
 ``ins.negate_mask(blgp)`` (CDNA3 f64), ``ins.effective_source(op, b, r, c, cbsz=, abid=,
-blgp=)``. OPSEL (RDNA3 16-bit C/D): ``ins.layout("C", opsel=4)``.
+blgp=)``. OPSEL (RDNA3 16-bit C/D): ``ins.layout("C", opsel=4)``. gfx950 f8f6f4:
+``ins.with_formats(cbsz, blgp)`` (A/B format codes 0..4 = fp8, bf8, fp6, bf6, fp4; packed 6-bit
+elements may run past bit 31 into the next register), ``ins.scale_lane("A")`` (the lane whose
+E8M0 scale byte scales each element of the ``v_mfma_scale_*`` forms).
 
 For an emulator -- vectorised and cached (``functools.cache``)::
 
