@@ -42,9 +42,9 @@ Modules
   ``fam_cvtscale`` (gfx950 v_cvt_scalef32_* fp8/bf8/fp4 <-> f32), ``fam_smem``, ``fam_vmem``
   (global/flat/scratch, atomics), ``fam_buffer`` (MUBUF through V# resources, range-checked),
   ``fam_ds`` (LDS, permutes, swizzle), ``fam_dstr`` (gfx950 transposing LDS reads),
-  ``fam_ldsdma`` (global/buffer -> LDS DMA), ``fam_mfma`` (v_mfma_* via ``workbench.layouts``, incl. gfx950's f8f6f4 formats and scales;
-  v_accvgpr_* are VALU moves), ``fam_mode`` (s_getreg/s_setreg on MODE; per-instruction float
-  modes). ``families`` imports them all.
+  ``fam_ldsdma`` (global/buffer -> LDS DMA), ``fam_mfma`` (v_mfma_* via ``workbench.layouts``,
+  incl. gfx950's f8f6f4 formats and scales; v_accvgpr_* are VALU moves), ``fam_mode``
+  (s_getreg/s_setreg on MODE; per-instruction float modes). ``families`` imports them all.
 
 Entry points: ``workbench.runtime.emulator.EmulatorDevice`` (the Device; ``Kernel`` launches
 go through it) and ``workbench.emu.launch.execute`` (numpy buffers + a kernarg builder).
