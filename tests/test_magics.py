@@ -294,4 +294,30 @@ spilly(const float* x, float* out, int n) {
     assert (f'<tr class="hot"><td>spills VGPR/SGPR</td><td>{res.vgpr_spills}/0</td></tr>'
             in out.data["text/html"])
     (none,) = run_magic(shell, "--arch gfx942", "__device__ int helper(int v) { return v; }\n")
-    assert none.data["text/plain"].endswith("no kernels (mark device entry points __global__)")
+    assert ("warning: no kernels in this source (mark device entry points __global__): nothing "
+            "to launch") in none.data["text/plain"]
+    assert "no kernels in this source" in none.data["text/html"]
+
+
+def test_empty_kernel_body_and_empty_cell_are_said(shell):
+    """AMD's MFMA examples guard bodies with #if __gfx90a__ || __gfx908__: built for gfx942
+    each is a lone s_endpgm; the report says so (text and HTML), and an empty cell too."""
+    src = """extern "C" __global__ void guarded(float* out) {
+#if __gfx90a__ || __gfx908__
+    out[threadIdx.x] = 1.0f;
+#endif
+}
+extern "C" __global__ void real(float* out) { out[threadIdx.x] = 2.0f; }
+"""
+    (out,) = run_magic(shell, "--arch gfx942", src)
+    warn = ("warning: guarded compiles to a lone s_endpgm for gfx942: its body is empty there "
+            "(code behind a preprocessor guard for other targets, such as #if __gfx90a__ || "
+            "__gfx908__?), so a launch computes nothing")
+    assert warn in out.data["text/plain"]
+    assert "guarded compiles to a lone s_endpgm" in out.data["text/html"]
+    assert "real compiles" not in out.data["text/plain"]
+    (empty,) = run_magic(shell, "--arch gfx942", "\n// nothing yet\n")
+    assert "the cell is empty: nothing was compiled" in empty.data["text/plain"]
+    res = shell.run_cell("import numpy as np; _o = np.zeros(64, np.float32); "
+                         "real[1, 64](_o); assert (_o == 2).all()")
+    assert res.success  # the session goes on

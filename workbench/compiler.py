@@ -104,6 +104,12 @@ class CodeObject:
             self._listing_text = None
         return self.path
 
+    def empty_kernels(self) -> list[str]:
+        """Kernels whose whole code is one ``s_endpgm`` (4 bytes on every AMDGPU target,
+        AMD ISA guides "SOPP"): the body compiled to nothing for this target, e.g. code behind
+        ``#if __gfx90a__ || __gfx908__`` built for gfx942; a launch computes nothing."""
+        return [n for n, k in self.kernels.items() if 0 < k.code_size <= 4]
+
     def kernel(self, name: str) -> KernelInfo:
         """A kernel by Python name, ELF symbol or source name, with a helpful error."""
         if name in self.kernels:

@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -146,6 +147,12 @@ def _resource_rows(infos: list[KernelInfo | None], listings: list[Any],
     return rows, bad, notes
 
 
+def _code_of(source: str) -> str:
+    """Source without comments and magic lines (what is left to compile)."""
+    body = re.sub(r"//[^\n]*|/\*.*?\*/", " ", source, flags=re.S)
+    return "\n".join(x for x in body.splitlines() if not x.lstrip().startswith("%%"))
+
+
 class CompileReport(View):
     """The summary of one compile: every kernel, every target side by side, ISA collapsible.
 
@@ -190,6 +197,21 @@ class CompileReport(View):
         for co in self._objects():
             for w in co.warnings:
                 seen[str(w)] = None
+        empty: dict[str, list[str]] = {}
+        for co in self._objects():
+            for name in co.empty_kernels():
+                if self.only is None or name in self.only:
+                    empty.setdefault(name, []).append(co.arch)
+        for name, archs in empty.items():
+            seen[f"{name} compiles to a lone s_endpgm for {', '.join(archs)}: its body is "
+                 f"empty there (code behind a preprocessor guard for other targets, such as "
+                 f"#if __gfx90a__ || __gfx908__?), so a launch computes nothing"] = None
+        if not any(co.kernels for co in self._objects()):
+            if self.source is not None and not _code_of(self.source).strip():
+                seen["the cell is empty: nothing was compiled, no kernel to launch"] = None
+            else:
+                seen["no kernels in this source (mark device entry points __global__): "
+                     "nothing to launch"] = None
         return list(seen)
 
     def headline(self) -> str:
@@ -215,8 +237,6 @@ class CompileReport(View):
                 for arch, li in zip(self.module.archs, listings):
                     if li is not None:
                         parts.append(IsaView(li, self.source, title=f"{name} {arch}").text())
-        if not self.kernel_names():
-            parts.append("no kernels (mark device entry points __global__)")
         return "\n".join(parts)
 
     def html(self) -> str:
