@@ -120,9 +120,11 @@ class TimelineView(InteractiveView):
         fig.add_tools(HoverTool(tooltips=[("", "@wave"), ("unit", "@kind"),
                                           ("instruction", "@inst"), ("source line", "@line"),
                                           ("cycles", "@cycles")]))
-        fig.legend.orientation = "horizontal"
-        fig.legend.location = "top_left"
-        fig.legend.label_text_font_size = "9pt"
+        legend = fig.legend[0]
+        legend.orientation = "horizontal"
+        legend.label_text_font_size = "9pt"
+        legend.click_policy = "hide"
+        fig.add_layout(legend, "above")  # outside the plot: it hides no wave row
         return fig
 
     def build_widget(self) -> Any:
