@@ -238,6 +238,7 @@ class KernelInfo:
     # extern __shared__ arrays (dynamic LDS, e.g. HIP_DYNAMIC_SHARED) the kernel's own body
     # uses, from clang's AST; a launch without dynamic LDS bytes is refused (it would fault).
     dynamic_shared: tuple[str, ...] = ()
+    demangled: str = ""  # the C++ name llvm-cxxfilt gives a mangled symbol ("" for C names)
 
     def hidden(self, kind: str) -> HiddenArg | None:
         """The hidden argument of this kind (e.g. "hidden_block_count_x"), if the kernel uses it."""

@@ -37,7 +37,7 @@ from .codeobject import (
 )
 
 INCLUDE_DIR = Path(__file__).parent / "include"
-CACHE_FORMAT = 7  # bump when the cached pickle's shape changes
+CACHE_FORMAT = 8  # bump when the cached pickle's shape changes
 DEFAULT_FILENAME = "cell"
 
 
@@ -62,6 +62,14 @@ class Diagnostic:
 
     def __str__(self) -> str:
         return f"{self.file}:{self.line}:{self.column}: {self.severity}: {self.message}"
+
+
+def _spellings(k: KernelInfo) -> tuple[str, ...]:
+    """Whitespace-free demangled spellings of a kernel: full, without parameters, readable."""
+    if not k.demangled:
+        return ()
+    return tuple("".join(x.split()) for x in (k.demangled, qualified_name(k.demangled),
+                                               readable_name(k.demangled)))
 
 
 @dataclass
@@ -111,12 +119,23 @@ class CodeObject:
         return [n for n, k in self.kernels.items() if 0 < k.code_size <= 4]
 
     def kernel(self, name: str) -> KernelInfo:
-        """A kernel by Python name, ELF symbol or source name, with a helpful error."""
+        """A kernel by Python name, ELF symbol, demangled name (with or without its parameter
+        list, e.g. ``kernel_gemm_impl<(ns::m_layout)0, 16>::kernel`` or its readable short
+        form) or source name; a source name shared by several template instances is refused
+        with the instances to pick from."""
         if name in self.kernels:
             return self.kernels[name]
+        want = "".join(name.split())
         for k in self.kernels.values():
-            if name in (k.symbol, k.metadata.get("source_name")):
+            if name == k.symbol or want in _spellings(k):
                 return k
+        same = [k for k in self.kernels.values() if name == k.metadata.get("source_name")]
+        if len(same) == 1:
+            return same[0]
+        if same:
+            shown = "; ".join(f"{k.name} ({k.demangled or k.symbol})" for k in same)
+            raise KeyError(f"{name!r} names {len(same)} template instances in the {self.arch} "
+                           f"code object; pick one by its Python or demangled name: {shown}")
         known = ", ".join(self.kernels) or "none"
         raise KeyError(f"no kernel {name!r} in the {self.arch} code object (kernels: {known})")
 
@@ -768,7 +787,7 @@ def _kernel_params(ast_json: bytes) -> dict[str, dict[str, Any]]:
     while stack:
         node = stack.pop()
         inner = node.get("inner") or ()
-        if node.get("kind") == "FunctionDecl" and any(
+        if node.get("kind") in ("FunctionDecl", "CXXMethodDecl") and any(
             c.get("kind") == "CUDAGlobalAttr" for c in inner
         ):
             params = [
@@ -828,28 +847,85 @@ def _pointee(ctype: str) -> tuple[str | None, bool]:
     return base, is_const
 
 
-def _python_names(raws, params) -> dict[str, str]:
+def _demangle(symbols) -> dict[str, str]:
+    """Itanium-mangled symbols -> their demangled C++ names (llvm-cxxfilt, one call)."""
+    mangled = sorted({s for s in symbols if s.startswith("_Z")})
+    if not mangled:
+        return {}
+    out = subprocess.run([_tc.find_toolchain().tool("llvm-cxxfilt")], input="\n".join(mangled),
+                         capture_output=True, text=True)
+    lines = out.stdout.splitlines()
+    return dict(zip(mangled, lines)) if len(lines) == len(mangled) else {}
+
+
+def _split_top(text: str, sep: str) -> list[str]:
+    """``text`` split at ``sep`` outside <...> and (...)."""
+    parts, depth, cur, i = [], 0, "", 0
+    while i < len(text):
+        c = text[i]
+        if c in "<(":
+            depth += 1
+        elif c in ">)":
+            depth -= 1
+        if depth == 0 and text.startswith(sep, i):
+            parts.append(cur)
+            cur, i = "", i + len(sep)
+            continue
+        cur += c
+        i += 1
+    return [*parts, cur]
+
+
+def qualified_name(demangled: str) -> str:
+    """A demangled function name without its parameter list (and return type)."""
+    depth = 0
+    for i, c in enumerate(demangled):
+        if c in "<":
+            depth += 1
+        elif c in ">":
+            depth -= 1
+        elif c == "(" and depth == 0 and i > 0:
+            head = demangled[:i]
+            # template functions print their return type first: "void scale<float>(...)"
+            return _split_top(head, " ")[-1]
+    return demangled
+
+
+def readable_name(demangled: str) -> str:
+    """The short readable form of a kernel's demangled name: namespaces dropped, the class
+    template it is a member of kept (``kernel_gemm_impl<0, 16>::kernel``), casts of template
+    arguments dropped (``(rocm_wmma_gemm::m_layout)0`` -> ``0``)."""
+    parts = _split_top(qualified_name(demangled), "::")
+    keep = len(parts) - 1
+    while keep > 0 and "<" in parts[keep - 1]:
+        keep -= 1
+    short = "::".join(parts[keep:])
+    short = re.sub(r"\((?:[\w:]+\s*)+\)(?=-?\w)", "", short)  # (ns::enum)0 -> 0
+    return re.sub(r"\b(?:\w+::)+(?=\w)", "", short)  # ns::T -> T inside template args
+
+
+def _python_names(raws, params, demangled: dict[str, str]) -> dict[str, str]:
     """Symbol -> Python identifier: the source name, or for clashing template instances the
-    demangled name with its template arguments (``scale<float>`` -> ``scale_float``)."""
+    readable demangled name with its template arguments (``scale<float>`` -> ``scale_float``,
+    a static member of a class template -> ``kernel_gemm_impl_0_16_kernel``)."""
     base = {}
     for raw in raws:
         ast = params.get(raw.symbol) or params.get(raw.meta[".name"]) or {}
-        base[raw.symbol] = ast.get("name") or raw.symbol
-    clash = [s for s in base if list(base.values()).count(base[s]) > 1]
-    if clash:
-        tc = _tc.find_toolchain()
-        out = subprocess.run([tc.tool("llvm-cxxfilt")], input="\n".join(clash),
-                             capture_output=True, text=True)
-        for sym, dem in zip(clash, out.stdout.splitlines()):
-            m = re.search(r"([\w:]+<.*>)\s*\(", dem)
-            base[sym] = m.group(1) if m else sym
+        dem = demangled.get(raw.symbol)
+        fallback = _split_top(qualified_name(dem), "::")[-1].split("<")[0] if dem else raw.symbol
+        base[raw.symbol] = ast.get("name") or fallback
+    clash = {s for s in base if list(base.values()).count(base[s]) > 1}
+    for sym in clash:
+        if sym in demangled:
+            base[sym] = readable_name(demangled[sym])
     return {s: re.sub(r"_+", "_", re.sub(r"\W", "_", n)).strip("_") or "kernel"
             for s, n in base.items()}
 
 
 def _kernels(raws, arch: str, params, remarks) -> dict[str, KernelInfo]:
     kernels: dict[str, KernelInfo] = {}
-    pynames = _python_names(raws, params)
+    demangled = _demangle(raw.symbol for raw in raws)
+    pynames = _python_names(raws, params, demangled)
     for raw in raws:
         m = raw.meta
         ast = params.get(raw.symbol) or params.get(m[".name"]) or {"name": "", "params": []}
@@ -880,5 +956,6 @@ def _kernels(raws, arch: str, params, remarks) -> dict[str, KernelInfo]:
             reqd_workgroup_size=tuple(reqd) if reqd else None,
             metadata={**m, "source_name": ast["name"], "remark": rem},
             dynamic_shared=tuple(ast.get("dynamic_shared", ())),
+            demangled=demangled.get(raw.symbol, ""),
         )
     return kernels
