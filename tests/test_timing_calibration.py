@@ -5,10 +5,11 @@ TFLOP/s from shared/reference/tutorial_perf_anchors.md §3.2), run as kernels/ge
 those steps, are predicted in the blog's order (Spearman >= 0.9) and each within +-35%. The model
 is built from documented hardware behaviour, never tuned to these numbers, so this test states
 the target and fails until the model meets it; tests/bench/timing.py prints the per-rung table.
-Measured with this commit (bench): Spearman 0.755, 4 of 11 rungs within +-35% (rungs 8-11:
-ratios 1.24, 1.06, 1.09, 1.00); rungs 1-7 modelled 1.6x-5.7x faster than published — the
-kernels of kernels/gemm are not the blog's kernels (e.g. several workgroups share a CU from
-step 4 on, overlapping the load and compute phases the blog's single-stage kernels serialise).
+Last measured (bench, kernels/gemm at b8f86f1): Spearman 0.78, 3 of 11 rungs within +-35%
+(rungs 9-11: ratios 1.11, 1.20, 1.23); rungs 1-8 modelled 1.5x-5.6x faster than published.
+The kernels of kernels/gemm are not the blog's kernels: from step 4 on they hold 4x4 MFMA tiles
+per wave (128x128 workgroup tiles) and several workgroups share a CU, overlapping the load and
+compute phases that the blog's single-stage kernels serialise.
 """
 from __future__ import annotations
 
@@ -16,8 +17,8 @@ import pytest
 from gemm_blog import BLOG, predict, spearman
 
 pytestmark = [pytest.mark.slow, pytest.mark.xfail(strict=True, reason=(
-    "calibration target not met yet: Spearman 0.755 and 4 of 11 rungs within +-35% "
-    "(tests/bench/timing.py prints the table)"))]
+    "calibration target not met yet (last measured: Spearman 0.78, 3 of 11 rungs within "
+    "+-35%; tests/bench/timing.py prints the table)"))]
 
 
 @pytest.fixture(scope="module")

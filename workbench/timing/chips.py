@@ -26,6 +26,8 @@ SOURCES = {
                 "with 16 channels, 160 KB LDS with doubled read bandwidth, 8 TB/s HBM3E)",
     "ISA": "AMD Instinct CDNA3 / CDNA4 ISA reference guides (s_sleep: 64 x SIMM16 clocks; "
            "s_nop: SIMM16+1 wait states; s_waitcnt field layout)",
+    "BENCH": "samuel-bohman/AI-benchmarking-guide, Azure_Results/ND_MI300X_v5_results.md "
+             "(HBM bandwidth: Copy 4.11, Mul 4.26, Add 4.14, Triad 4.09 TB/s)",
     "ASSUMPTION": "no primary source found in this project's references; a stated model choice",
 }
 
@@ -79,7 +81,7 @@ class Chip:
 
     @property
     def achievable_hbm_bytes_per_s(self) -> float:
-        return self.hbm_bytes_per_s * self["hbm_achievable_fraction"]
+        return self["hbm_achievable_tbs"] * 1e12
 
 
 def _common(lds_read_port: float, lds_read_src: str) -> dict:
@@ -110,9 +112,6 @@ def _common(lds_read_port: float, lds_read_src: str) -> dict:
                             "(chipsandcheese 'Testing AMD's Giant MI300X'; Tee et al., SC25 MEMO "
                             "workshop) - not re-read this session"),
         "hbm_latency": Param(1000, "cycles", f"{A}: same sources as l2_latency"),
-        "hbm_achievable_fraction": Param(0.8, "of peak", f"{A}: STREAM-copy efficiency of HBM "
-                                         "GPUs; no measured MI300X/MI355X copy figure in the "
-                                         "references"),
         "barrier_latency": Param(4, "cycles", f"{A}: one issue slot after the last arrival"),
         "sleep_unit": Param(64, "cycles per SIMM16", "ISA (s_sleep)"),
     }
@@ -126,6 +125,8 @@ MI300X = Chip("mi300x", "AMD Instinct MI300X", "gfx942", {
     "flop_per_cu_clk_fp8": Param(4096, "FLOP/CU/clk", "FACTS §6 (MI300DOC)"),
     "flop_per_cu_clk_f32": Param(256, "FLOP/CU/clk", "FACTS §6 (MI300DOC, FP32 matrix)"),
     "hbm_tbs": Param(5.3, "TB/s", "FACTS §6, PERF §5"),
+    "hbm_achievable_tbs": Param(4.11, "TB/s", "BENCH (measured BabelStream Copy on an Azure "
+                                "ND MI300X v5)"),
     "lds_banks": Param(32, "banks x 4 B", "FACTS §3.1"),
     **_common(64, "RPC via FACTS §3.1 (64 B per cycle per direction per port)"),
 })
@@ -137,6 +138,9 @@ MI355X = Chip("mi355x", "AMD Instinct MI355X", "gfx950", {
     "flop_per_cu_clk_bf16": Param(4096, "FLOP/CU/clk", "FACTS §6 (derived from 2.5 PF)"),
     "flop_per_cu_clk_fp8": Param(8192, "FLOP/CU/clk", "FACTS §6 (5.0 PF)"),
     "hbm_tbs": Param(8.0, "TB/s", "FACTS §6, PERF §5 (MI350DOC)"),
+    "hbm_achievable_tbs": Param(6.2, "TB/s", "BENCH-derived: MI300X's measured copy fraction "
+                                "(4.11 / 5.3 = 0.775) times 8.0 TB/s; no MI355X copy measurement "
+                                "found"),
     "lds_banks": Param(64, "banks x 4 B (wide reads)", "FACTS §3.1-3.2 (HK measurement)"),
     **_common(128, "MI350DOC 'doubled read bandwidth' (FACTS §3.1): 2 x 64 B/clk"),
 })

@@ -122,7 +122,7 @@ class TimingReport:
             lines.append(f"  compute     {self.tflops:,.1f} TFLOP/s ({LABEL}){pct}")
         bw = self.percent_of_bandwidth
         lines.append(f"  memory      {self.gbs:,.0f} GB/s ({LABEL}), {bw:.1f}% of "
-                     f"{ch['hbm_tbs']:g} TB/s HBM")
+                     f"{ch['hbm_tbs']:g} TB/s HBM (achievable {ch['hbm_achievable_tbs']:g})")
         busy = ", ".join(f"{k} {100 * v:.1f}%" for k, v in self.busy.items())
         lines.append(f"  busy        {busy} (MFMA busy = MFMA efficiency)")
         lines.append(f"  grid        {self.workgroups} workgroups, {self.workgroups_per_cu} per CU "
