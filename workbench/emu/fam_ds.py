@@ -3,8 +3,13 @@
 Address = VADDR + OFFSET (16-bit; read2/write2: two 8-bit offsets scaled by the element size,
 ×64 more for *st64) — CDNA3 ISA "Data Share Operations". Offsets are taken from the DS
 encoding word (bits 15:0), which the text agrees with. Every access is checked against the
-workgroup's LDS allocation (static + dynamic); outside it the emulator faults (hardware would
-return 0 / drop the write — a bug either way). Each execution is recorded in the trace.
+workgroup's LDS allocation (static + dynamic); outside it the emulator faults by default. The
+hardware does not: an LDS access outside the allocation is not a memory violation (CDNA3 ISA
+guide §3.11 "Memory Violations" lists only LDS *alignment* errors; buffer-to-LDS masks the
+lanes off), an out-of-range read returns 0 and an out-of-range write is discarded (RDNA2 ISA
+guide §3.6.1, the same LDS range check) — launch with ``lds_oob="hardware"`` to emulate that
+(reads then get 0, writes and atomics are dropped; an atomic's returned value is not
+modelled). Each execution is recorded in the trace.
 
 ds_bpermute_b32: lane i reads lane ((addr_i + offset) / 4) % 64; ds_permute_b32: lane i writes
 its data to lane ((addr_i + offset) / 4) % 64; EXEC applies to both the read and the write, a
@@ -34,9 +39,16 @@ from .registry import Decoded, semantic
 U32, U64 = np.uint32, np.uint64
 
 
+HARDWARE_NOTE = ("on an AMD GPU this {what} (an LDS access outside the allocation is not a "
+                 "memory violation: CDNA3 ISA guide §3.11; out-of-range LDS reads return 0 and "
+                 "writes are discarded: RDNA2 ISA guide §3.6.1); launch with lds_oob='hardware' "
+                 "to emulate that")
+
+
 def lds_offsets(st, g, d, a, mask, nbytes, write):
-    """Flat offsets into ``st.lds`` for LDS byte addresses ``a`` [w, 64]; faults when out of
-    the allocation."""
+    """Flat offsets into ``st.lds`` for LDS byte addresses ``a`` [w, 64]; out of the
+    allocation: a fault (default), or with ``st.lds_oob == "hardware"`` the zero pad (reads)
+    / the junk pad (writes), as the hardware returns 0 and drops the write."""
     a = np.asarray(a, np.int64)
     L = st.lds_bytes
     act = a if mask is None else a[mask]
@@ -44,10 +56,14 @@ def lds_offsets(st, g, d, a, mask, nbytes, write):
         bad = (a < 0) | (a + nbytes > L)
         if mask is not None:
             bad &= mask
-        first = int(a[bad][0])
-        fault(st, g, d, "LDS", bad, first,
-              f"LDS address {first} (+{nbytes} bytes) is outside the workgroup's {L}-byte LDS "
-              f"allocation", write)
+        if st.lds_oob == "hardware":
+            a = np.where(bad, st.lds_junk_pad if write else st.lds_zero_pad, a)
+        else:
+            first = int(a[bad][0])
+            what = "write would be dropped" if write else "read would return 0"
+            fault(st, g, d, "LDS", bad, first,
+                  f"LDS address {first} (+{nbytes} bytes) is outside the workgroup's {L}-byte "
+                  f"LDS allocation; " + HARDWARE_NOTE.format(what=what), write)
     row = st.lds.shape[1]
     base = (st.wg[g.waves] * row)[:, None]
     return base + (np.where(mask, a, 0) if mask is not None else a)

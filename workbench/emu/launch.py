@@ -99,7 +99,8 @@ def execute(info: Any, listing: Any, grid: Sequence[int], block: Sequence[int],
             max_ds_rows: int = DEFAULT_MAX_DS_ROWS, max_waves: int | None = None,
             elf: bytes | None = None, stream: bool = False,
             workgroups: int | None = None, timeout: Any = UNSET,
-            segments: dict[int, bytearray] | None = None) -> EmuResult:
+            segments: dict[int, bytearray] | None = None,
+            lds_oob: str = "fault") -> EmuResult:
     """Run ``info``'s code (``listing``) over the grid; buffers are updated in place.
 
     ``kernarg(addresses, hidden_pointers)`` returns the kernarg segment bytes given the emulated
@@ -110,6 +111,8 @@ def execute(info: Any, listing: Any, grid: Sequence[int], block: Sequence[int],
     data) are then mapped at ``memory.CODE_BASE`` (``elfmap``). Without it, a kernel that reads
     such data faults with the address it tried. ``segments``: the loaded module's state
     (``elfmap``): mapped from, and its writable segments updated after a completed launch.
+    ``lds_oob``: "fault" (default: an LDS access outside the allocation raises KernelFault) or
+    "hardware" (reads return 0, writes are dropped, as on the GPU; see ``fam_ds``).
     ``stream``: also record every wave's instruction stream (``EmuResult.stream``, for
     ``workbench.timing``); ``workgroups``: run only the first that many workgroups of the grid
     (in dispatch order), e.g. those one CU holds.
@@ -130,6 +133,8 @@ def execute(info: Any, listing: Any, grid: Sequence[int], block: Sequence[int],
     n_waves = n_wg * wpg
     if budget is None:
         budget = default_budget(n_waves)
+    if lds_oob not in ("fault", "hardware"):
+        raise EmulatorError(f"lds_oob must be 'fault' or 'hardware', got {lds_oob!r}")
     if timeout is UNSET:
         timeout = default_timeout(n_waves)
     elif timeout is not None and not (isinstance(timeout, (int, float)) and timeout > 0):
@@ -182,6 +187,7 @@ def execute(info: Any, listing: Any, grid: Sequence[int], block: Sequence[int],
         st = State(len(wg_ids) * wpg, prog.info.n_vgpr, prog.info.n_agpr, len(wg_ids), lds,
                    scratch)
         st.mem = mem
+        st.lds_oob = lds_oob
         st.trace = recorder
         st.launch = launch
         init_batch(st, desc, grid, block, wg_ids, kreg.base, dreg.base, qreg.base, kview,

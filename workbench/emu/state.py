@@ -68,8 +68,13 @@ class State:
         self.MODE = np.zeros(n_waves, np.uint32)  # the MODE hardware register (fam_mode)
         self.n_wg = n_wg
         self.lds_bytes = lds_bytes
-        # LDS: one row per workgroup, rounded to 16 bytes so uint32/uint64/16-byte views exist.
-        self.lds = np.zeros((n_wg, (lds_bytes + 15) // 16 * 16), np.uint8)
+        # LDS: one row per workgroup, rounded to 16 bytes so uint32/uint64/16-byte views exist,
+        # plus two 16-byte pads past the allocation for lds_oob="hardware": reads outside the
+        # allocation are sent to the zero pad, writes to the junk pad (fam_ds.lds_offsets).
+        self.lds_oob = "fault"  # or "hardware"
+        self.lds_zero_pad = (lds_bytes + 15) // 16 * 16
+        self.lds_junk_pad = self.lds_zero_pad + 16
+        self.lds = np.zeros((n_wg, self.lds_zero_pad + 32), np.uint8)
         self.lds32 = self.lds.view(np.uint32)
         self.lds_flat = self.lds.reshape(-1)
         self.lds32_flat = self.lds32.reshape(-1)

@@ -25,7 +25,7 @@ class EmulatorDevice:
 
     kind = "emulator"
     # keywords a launch may add: kernel[grid, block](*args, budget=..., timeout=...)
-    launch_options = ("budget", "timeout", "stream", "workgroups")
+    launch_options = ("budget", "timeout", "lds_oob", "stream", "workgroups")
 
     def __init__(self, arch: str = "gfx942") -> None:
         if arch not in EMULATED_ARCHS:
@@ -46,6 +46,8 @@ class EmulatorDevice:
 
         ``budget``: maximum wave-instructions (default scales with the grid); ``timeout``:
         wall-clock seconds (default ``workbench.emu.launch.default_timeout``; None: no limit);
+        ``lds_oob``: "fault" (default) or "hardware" (LDS reads outside the allocation return
+        0 and writes are dropped, as on the GPU);
         ``listing``:
         the kernel's ``workbench.isa.Listing`` when no ``kernel`` object is given.
         ``stream``/``workgroups``: record instruction streams of only the first workgroups
@@ -53,6 +55,7 @@ class EmulatorDevice:
         of the grid ran).
         """
         timeout = options.pop("timeout", UNSET)
+        lds_oob = options.pop("lds_oob", "fault")
         if options:
             raise TypeError(f"EmulatorDevice.launch: unknown option(s) {sorted(options)}")
         if listing is None:
@@ -83,7 +86,7 @@ class EmulatorDevice:
         segments = self._loaded(co) if co is not None else None
         res = execute(info, listing, grid, block, bufs, kernarg, dynamic_lds=dynamic_lds,
                       trace=trace, budget=budget, elf=elf, stream=stream, workgroups=workgroups,
-                      timeout=timeout, segments=segments)
+                      timeout=timeout, segments=segments, lds_oob=lds_oob)
         for (b, host), buf in zip(hosts, bufs):
             if not buf.writable or stream:
                 continue
