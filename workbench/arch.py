@@ -315,6 +315,11 @@ _ARCH_LIST = [
         has_fp8_fnuz=False,  # FACTS §1.2: gfx950 uses OCP FP8 [3rd-party: Modular docs]
         has_ocp_fp8=True,  # FACTS §1.2 / §1.3 (f8f6f4 format 0 = fp8 E4M3)
         elf_mach=0x4F,  # FACTS §5.5 (ELFMACH); READELF (LLVM 22): e_flags 0x54F
+        # _CDNA_COMMON's register file (512 unified VGPRs, granule 8, 256 arch + 256 AGPRs),
+        # 8 waves/SIMD, 4 SIMDs and the GFX9 SGPR table hold for gfx950 too: the model of
+        # LLVM22's remark built on them equals the real remark on every gfx950 kernel of
+        # tests/test_occupancy.py (VGPR clobbers up to v255, AGPRs up to 256 + 256, SGPR
+        # clobbers, LDS up to 98304 B; 286 kernels).
         # clang 19 rejects --offload-arch=gfx950 ("invalid target ID"); LLVM22 builds it.
         # AMDGPUUsage lists gfx950 from LLVM 20 on (toolchain/doctor say the same).
         min_llvm_major=20,

@@ -320,7 +320,8 @@ def compile(
         if tc.offload_archs and not tc.supports(a):
             raise CompileError(
                 f"clang {tc.clang_version} at {tc.bin_dir} cannot build {a}"
-                + (" (gfx950 needs LLVM >= 20, e.g. ROCm's clang)" if a == "gfx950" else ""),
+                + (" (gfx950 needs LLVM >= 20: install clang-22 lld-22 llvm-22, see "
+                   "`hipwb doctor`)" if a == "gfx950" else ""),
                 arch=a,
             )
     flags = _flags(tc, options, defines or {}, include_dirs, opt_level)
