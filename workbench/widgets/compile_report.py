@@ -220,7 +220,8 @@ class CompileReport(View):
         if self.only is not None and len(names) == 1:
             what = f"kernel {names[0]}"
         head = f"{self.title + ': ' if self.title else ''}{what} for {', '.join(self.module.archs)}"
-        phrase = timing_phrase(self.seconds, self.cached)
+        # A kernel's own view (kernels=[name]) describes the kernel, not a compile: no timing.
+        phrase = timing_phrase(self.seconds, self.cached) if self.only is None else ""
         return head + (f" ({phrase})" if phrase else "")
 
     def text(self) -> str:
