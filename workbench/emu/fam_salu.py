@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import salu1
 from .common import need_no_mods
 from .errors import UnknownInstruction
 from .memory import CODE_BASE
@@ -160,8 +161,11 @@ def _build_sop2(d: Decoded):
     dst, a, b = d.ops
     ra = _rd(a, b64 and d.base not in _SRC0_32)
     rb = _rd(b, b64 and d.base not in _SRC1_32)
+    one = salu1.sop2(d)
 
     def run(st, g):
+        if one is not None and g.w == 1:
+            return one(st, g)
         res, scc = fn(ra(st, g), rb(st, g), st.SCC[g.ix])
         _result(st, g, dst, res, scc, b64)
     return run
@@ -189,7 +193,13 @@ def _build_sopc(d: Decoded):
     a, b = d.ops
     ra, rb = _rd(a, t == "u64"), _rd(b, t == "u64")
     conv = _i if t == "i32" else _u
-    return lambda st, g: _scc(st, g, f(conv(ra(st, g)), conv(rb(st, g))))
+    one = salu1.sopc(d, t == "i32", t == "u64", d.base.split("_")[2])
+
+    def run(st, g):
+        if one is not None and g.w == 1:
+            return one(st, g)
+        _scc(st, g, f(conv(ra(st, g)), conv(rb(st, g))))
+    return run
 
 
 @semantic("s_bitcmp0_b32", "s_bitcmp1_b32", "s_bitcmp0_b64", "s_bitcmp1_b64")
@@ -214,8 +224,11 @@ def _build_sopk(d: Decoded):
     imm = _simm16(k)
     rd = sread32(dst)
     base = d.base
+    one = salu1.sopk(d, imm)
 
     def run(st, g):
+        if one is not None and g.w == 1:
+            return one(st, g)
         if base == "s_movk_i32":
             _w(st, g, dst, U32(imm & 0xFFFFFFFF), False)
         elif base == "s_cmovk_i32":
@@ -243,7 +256,13 @@ def _build_cmpk(d: Decoded):
     imm = _simm16(k) if t == "i32" else int(k.value) & 0xFFFF
     ra = sread32(a)
     conv = _i if t == "i32" else _u
-    return lambda st, g: _scc(st, g, f(conv(ra(st, g)), imm))
+    one = salu1.sopk(d, imm)
+
+    def run(st, g):
+        if one is not None and g.w == 1:
+            return one(st, g)
+        _scc(st, g, f(conv(ra(st, g)), imm))
+    return run
 
 
 # ---- SOP1 -------------------------------------------------------------------------------------
@@ -321,8 +340,11 @@ def _build_sop1(d: Decoded):
     dst, a = d.ops
     ra = _rd(a, b64)
     out64 = b64 and d.base not in _RES32
+    one = salu1.sop1(d)
 
     def run(st, g):
+        if one is not None and g.w == 1:
+            return one(st, g)
         res, scc = fn(ra(st, g), None)
         _result(st, g, dst, res, scc, out64)
     return run
@@ -357,8 +379,11 @@ def _build_saveexec(d: Decoded):
     dst, a = d.ops
     ra = sread64(a)
     ex = sread64(_EXEC_OP)
+    one = salu1.saveexec(d)
 
     def run(st, g):
+        if one is not None and g.w == 1:
+            return one(st, g)
         old = np.broadcast_to(ex(st, g), (g.w,)).copy()
         new = f(_u(ra(st, g)), old)
         _w(st, g, _EXEC_OP, new, True)

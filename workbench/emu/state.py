@@ -121,10 +121,15 @@ class State:
             self.sync_exec(g.ix)
 
     def sync_exec(self, ix: Index) -> None:
-        lo = self.S[EXEC, ix]
-        hi = self.S[EXEC + 1, ix]
-        b = np.stack([lo, hi], -1).view(np.uint8)  # [w, 8] little-endian bytes
+        b = np.ascontiguousarray(self.S[EXEC:EXEC + 2, ix].T).view(np.uint8)  # [w, 8] LE bytes
         self.EM[ix] = np.unpackbits(b, axis=-1, bitorder="little").view(bool)
+
+    def set_exec_int(self, j: int, v: int) -> None:
+        """EXEC of one wave ``j`` from a Python int (the one-wave SALU path)."""
+        self.S[EXEC, j] = v & 0xFFFFFFFF
+        self.S[EXEC + 1, j] = v >> 32
+        self.EM[j] = np.unpackbits(np.frombuffer(v.to_bytes(8, "little"), np.uint8),
+                                   bitorder="little").view(bool)
 
     def lanemask(self, r: int, ix: Index) -> np.ndarray:
         """SGPR pair r, r+1 as a [w, 64] bool lane mask (vcc, s[n:n+1], exec)."""
