@@ -101,6 +101,15 @@ class TimingReport:
             what = {"VMEM": "global-memory data path (L2/HBM share per CU)",
                     "LDS": "LDS banks", "VALU": "vector ALUs", "MFMA": "matrix pipes"}[unit]
             return f"{unit}-bound: the {what} is busy {100 * frac:.0f}% of the time ({LABEL})."
+        # share of the waves' issue slots (one per wave every issue_interval cycles) used
+        slots = self.window_cycles * max(1, len(self.stalls)) / self.chip["issue_interval"]
+        issue = min(1.0, self.simulated_rows / max(1.0, slots))
+        stalled = top[0][1] / wave_cycles if top else 0.0
+        if issue >= 0.5 and issue >= stalled:
+            return (f"issue-bound: the waves issue an instruction in {100 * issue:.0f}% of their "
+                    f"issue slots (one per wave every {int(self.chip['issue_interval'])} cycles); "
+                    f"fewer instructions per FLOP would be faster; the busiest unit, {unit}, is "
+                    f"at {100 * frac:.0f}% ({LABEL}).")
         if top:
             reason, cyc = top[0]
             return (f"latency-bound: waves spend {100 * cyc / wave_cycles:.0f}% of their cycles "

@@ -308,7 +308,9 @@ def simulate(rows_of: dict, simd_of: dict, group_of: dict, costs: RowCosts, chip
         if pos[w] >= len(rows_of[w]):  # stream ended without s_endpgm (budget-cut run)
             ends[w] = t
             continue
-        want[w] = nxt
+        # the stall clock starts at the wave's next slot: a wait/nop/sleep that pushed ``nxt``
+        # later is charged to its reason when the wave issues again
+        want[w] = t + II
         why[w] = why[w] if nxt > t + II else 8
         push(heap, (nxt + (s - nxt) % II, -prio[w], ag, w))
     complete = retired >= total
