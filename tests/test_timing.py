@@ -198,3 +198,50 @@ def test_hipkernel_time_prints_the_modelled_summary(shell):
     with pytest.raises(UsageError, match="no kernel 'nope'"):
         shell.run_cell_magic("hipkernel", "--time mi300x --launch 'nope[1, 64](x, y, 64)'",
                              (KDIR / "copy.hip").read_text())
+
+
+# -- the pure model on a hand-made stream (no emulator) -------------------------------------------
+class _Ins:
+    def __init__(self, addr: int, text: str):
+        self.addr, self.text, self.source_line = addr, text, 0
+        self.mnemonic = text.split()[0]
+
+
+def _stream(program: list[str], waves: int = 1, vm_lines: int = 2):
+    from workbench.timing import InstStream
+
+    insts = [_Ins(4 * i, t) for i, t in enumerate(program)]
+    n = len(program)
+    wave = np.repeat(np.arange(waves), n)
+    index = np.tile(np.arange(n), waves).astype(np.int32)
+    is_vm = np.array([t.startswith("global_") for t in program] * waves)
+    return InstStream("k", "gfx942", (waves, 1, 1), (64, 1, 1), insts, wave, index,
+                      np.full(n * waves, 64, np.int16), np.where(is_vm, vm_lines, -1),
+                      np.where(is_vm, 64 * 4 * vm_lines // 2, 0), np.arange(waves),
+                      np.arange(waves), np.zeros(waves, np.int64))
+
+
+def test_a_load_then_waitcnt_stalls_for_the_memory_latency():
+    chip = get_chip("mi300x")
+    r = predict(_stream(["global_load_dword v1, v[2:3], off", "s_waitcnt vmcnt(0)",
+                         "v_add_f32_e32 v1, v1, v1", "s_endpgm"]), chip)
+    wait = r.stalls[0]["wait vmcnt"]
+    # no footprint given: every line from HBM; the data path serves 2 lines at the CU's
+    # share of HBM bandwidth, then the HBM latency
+    hbm_cu = chip.achievable_hbm_bytes_per_s / chip.clock_hz / chip["cus"]
+    service = int(np.ceil(2 * 128 / hbm_cu))
+    expect = chip["ta_cycles"] + service + chip["hbm_latency"] - chip["issue_interval"]
+    assert abs(wait - expect) <= chip["issue_interval"]
+    assert r.limiter.startswith("latency-bound") and "wait vmcnt" in r.limiter
+
+
+def test_two_waves_on_one_simd_share_its_mfma_pipe():
+    prog = ["v_mfma_f32_16x16x16_bf16 a[0:3], v[0:1], v[2:3], a[0:3]"] * 8 + ["s_endpgm"]
+    one = predict(_stream(prog, waves=1), "mi300x")
+    # five one-wave workgroups per CU (a grid of one full round): waves 0 and 4 land on SIMD 0
+    # and take turns on its pipe
+    five = predict(_stream(prog, waves=5), "mi300x", workgroups_per_cu=5,
+                   total_workgroups=304 * 5)
+    assert five.wave_simd[0] == five.wave_simd[4] == 0
+    assert five.batch_cycles >= 2 * 8 * 16 and one.batch_cycles < 2 * 8 * 16
+    assert five.stalls[4].get("MFMA pipe busy", 0) >= 8 * 16 - 16

@@ -315,8 +315,8 @@ def simulate(rows_of: dict, simd_of: dict, group_of: dict, costs: RowCosts, chip
         push(heap, (nxt + (s - nxt) % II, -prio[w], ag, w))
     complete = retired >= total
     end = max(ends.values()) if (complete and ends) else t
-    if complete:  # outstanding stores and LDS traffic still drain after the last s_endpgm
-        end = max(end, data_free, bank_free)
+    if complete:  # stores, LDS traffic and MFMAs in flight still finish after the last s_endpgm
+        end = max(end, data_free, bank_free, *mfma_free, *valu_free)
     names = STALL_REASONS
     merged: dict = {}
     for w, st in stalls.items():  # later generations reuse their slot's row
