@@ -11,6 +11,7 @@ as the placeholder sanitize.cfg maps it to.
 from __future__ import annotations
 
 import sys
+import uuid
 from pathlib import Path
 
 import nbformat
@@ -22,6 +23,8 @@ PLACEHOLDER = "/* BokehJS (sent inline by hipwb when the notebook runs) */"
 
 def execute(path: Path, timeout: int = 600) -> None:
     nb = nbformat.read(path, as_version=4)
+    for cell in nb.cells:  # nbformat 4.5: every cell has an id (new cells get one here)
+        cell.setdefault("id", uuid.uuid4().hex[:8])
     NotebookClient(nb, timeout=timeout, kernel_name="python3", record_timing=False,
                    resources={"metadata": {"path": str(path.parent)}}).execute()
     for cell in nb.cells:
