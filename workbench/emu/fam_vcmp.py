@@ -113,8 +113,7 @@ def _build_cmp(d: Decoded):
         raise UnknownInstruction(d.mnemonic, d.addr, d.inst.text, "compare into a non-SGPR")
 
     def run(st, g):
-        em = st.EM[g.ix]
-        res = np.broadcast_to(f(ra(st, g), rb(st, g)), em.shape) & em
+        res = f(ra(st, g), rb(st, g)) & st.EM[g.ix]  # broadcasts to [w, 64]
         if slot is not None:
             st.write_lanemask(slot, g, res)
         if is_x:

@@ -149,7 +149,7 @@ def _setup(d: Decoded, kind: str):
 def _locate(st, g, d, seg, rd, mask, nbytes, write):
     """(bytes view, dword view, offsets) of a load/store by the lanes ``mask`` (None: all)."""
     addr = rd(st, g)
-    if seg != "scratch":
+    if seg != "scratch" and addr.shape != (g.w, 64):
         addr = np.broadcast_to(addr, (g.w, 64))
     return _resolve(st, g, d, seg, addr, mask, nbytes, write)
 

@@ -63,6 +63,9 @@ class State:
         self.n_vgpr, self.n_agpr = n_vgpr, n_agpr
         self.R = np.zeros((max(1, n_vgpr + n_agpr), n_waves, LANES), np.uint32)
         self.S = np.zeros((N_SGPR_SLOTS, n_waves), np.uint32)
+        # typed views of the same bits (the VALU fast path reads and writes through them)
+        self.R32f, self.R32i = self.R.view(np.float32), self.R.view(np.int32)
+        self.S32f, self.S32i = self.S.view(np.float32), self.S.view(np.int32)
         self.SCC = np.zeros(n_waves, bool)
         self.EM = np.zeros((n_waves, LANES), bool)
         self.MODE = np.zeros(n_waves, np.uint32)  # the MODE hardware register (fam_mode)

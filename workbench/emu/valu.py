@@ -26,7 +26,7 @@ import numpy as np
 from .common import T16, T64, from_typed, to_typed
 from .errors import UnknownInstruction
 from .floats import flush, flush_dst, flush_src
-from .operands import Operand, row_of, vread32, vread64
+from .operands import Operand, imm_bits, row_of, vread32, vread64
 from .registry import Decoded, semantic
 from .state import VCC
 
@@ -268,6 +268,74 @@ def build_generic(d: Decoded, o: Op):
             # gfx9: 16-bit VALU results without op_sel zero the high half
         st.vwrite_masked(rows[0], g, bits, mask)
 
+    plain = (not sdwa and not dpp and not clamp and omod == 1.0 and not fdst
+             and mask_src is None and not has_carry and len(rows) == 1 and dt in _TYPED
+             and all(_plain_src(s, t, i, opsel, den_src) for i, (s, t) in
+                     enumerate(zip(srcs, o.srcs))))
+    if plain:
+        return _plain_run(fn, [_typed_reader(s, t, nv) for s, t in zip(srcs, o.srcs)],
+                          rows[0], dt, run)
+    return run
+
+
+# ---- the plain 32-bit fast path ------------------------------------------------------------
+# Most VALU instructions of compiled kernels are plain: 32-bit types, sources without
+# modifiers, one destination, no flushing, carry or lane mask. Their sources are read through
+# typed views of the register files (no per-call bit casts) and the result goes straight into
+# the destination row under EXEC with one ufunc-level copy; results of another dtype (a numpy
+# promotion) take the general path above, so the semantics are the same instruction table's.
+_TYPED = {"f32": "R32f", "i32": "R32i", "u32": "R", "b32": "R"}
+_DT = {"f32": np.dtype(np.float32), "i32": np.dtype(np.int32), "u32": np.dtype(np.uint32),
+       "b32": np.dtype(np.uint32)}
+_SVIEW = {"f32": "S32f", "i32": "S32i", "u32": "S", "b32": "S"}
+
+
+def _plain_src(s: Operand, t: str, i: int, opsel, den_src) -> bool:
+    return (t in _TYPED and not (s.neg or s.abs or s.sext) and not den_src[i]
+            and not (i < len(opsel) and opsel[i]) and s.kind in ("v", "a", "s", "imm", "fimm",
+                                                                  "const"))
+
+
+def _typed_reader(s: Operand, t: str, nv: int):
+    if s.kind in ("v", "a"):
+        r, view = row_of(s, nv), _TYPED[t]
+        return lambda st, g: getattr(st, view)[r, g.ix]
+    if s.kind == "s":
+        i, view = s.idx, _SVIEW[t]
+        return lambda st, g: getattr(st, view)[i, g.ix][:, None]
+    c = np.uint32(imm_bits(s, 32, _float_t(t))).view(_DT[t])
+    return lambda st, g: c
+
+
+def _plain_run(fn, readers, row: int, dt: str, general):
+    view, want = _TYPED[dt], _DT[dt]
+    if len(readers) == 2:
+        ra, rb = readers
+
+        def run2(st, g):
+            res = fn(ra(st, g), rb(st, g))
+            if getattr(res, "dtype", None) != want:
+                return general(st, g)
+            ix = g.ix
+            if type(ix) is slice:
+                np.copyto(getattr(st, view)[row, ix], res, where=st.EM[ix])
+            else:
+                cur = getattr(st, view)[row, ix]
+                np.copyto(cur, res, where=st.EM[ix])
+                getattr(st, view)[row, ix] = cur
+        return run2
+
+    def run(st, g):
+        res = fn(*[r(st, g) for r in readers])
+        if getattr(res, "dtype", None) != want:
+            return general(st, g)
+        ix = g.ix
+        if type(ix) is slice:
+            np.copyto(getattr(st, view)[row, ix], res, where=st.EM[ix])
+        else:
+            cur = getattr(st, view)[row, ix]
+            np.copyto(cur, res, where=st.EM[ix])
+            getattr(st, view)[row, ix] = cur
     return run
 
 
