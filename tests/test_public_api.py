@@ -108,3 +108,14 @@ def test_the_magic_binds_the_object_the_module_hands_out():
     ip.run_cell_magic("hipkernel", "--arch gfx942 --show none", SRC)
     mod = ip.user_ns["k"].module
     assert ip.user_ns["k"] is mod["k"] is mod.k
+
+
+def test_matrix_instructions_and_layouts_display_as_the_explorer():
+    ins = wb.matrix_instruction("v_mfma_f32_16x16x16_bf16", "gfx942")
+    assert str(ins).startswith("v_mfma_f32_16x16x16_bf16 [gfx942, wave64]")  # print: one line
+    shown = ins._repr_mimebundle_()["text/plain"]
+    assert shown.startswith("v_mfma_f32_16x16x16_bf16 on gfx942, operand A")
+    assert str(ins.C).startswith("v_mfma_f32_16x16x16_bf16 C on gfx942")  # print: the matrix
+    assert "operand C" in ins.C._repr_mimebundle_()["text/plain"]
+    hi = wb.matrix_instruction("v_wmma_f16_16x16x16_f16", "gfx1100").layout("D", opsel=4)
+    assert "OPSEL" in hi._repr_mimebundle_()["text/plain"].upper()

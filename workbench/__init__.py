@@ -25,7 +25,8 @@ Inspect
     find_toolchain(), doctor()           what LLVM/ROCm/GPU hipwb found
 
 Matrix instructions (MFMA/WMMA layouts)
-    matrix_instruction(mnemonic, arch) -> MatrixInstruction (.A .B .C .D Layouts: print them)
+    matrix_instruction(mnemonic, arch) -> MatrixInstruction (.A .B .C .D Layouts: print them;
+        displayed, they open the layout explorer)
     matrix_instructions(arch)          every catalogued instruction of an arch
     layout(mnemonic, arch, operand)    interactive layout explorer
 

@@ -22,6 +22,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ..display import Displayable
 from .layout import OPERANDS, Layout, Location, Placer
 
 __all__ = ["GatherIndex", "MatrixInstruction", "blgp_lane", "spans_registers"]
@@ -62,7 +63,7 @@ def _ro(a: np.ndarray) -> np.ndarray:
 
 
 @dataclass(frozen=True)
-class MatrixInstruction:
+class MatrixInstruction(Displayable):
     """A dense matrix instruction (``D = A·B + C`` per block) on one arch and wave size."""
 
     name: str  # the mnemonic LLVM 19 prints for this arch
@@ -375,7 +376,7 @@ def _layout(ins: MatrixInstruction, op: str, opsel_hi: bool) -> Layout:
     if opsel_hi:
         placer = type(placer)(**{**placer.__dict__, "opsel_hi": True})
     return Layout(op, placer, ins.shape(op), dtype=ins.dtype(op), instruction=ins.name,
-                  arch=ins.arch)
+                  arch=ins.arch, matrix=ins, opsel=4 if opsel_hi else 0)
 
 
 @cache

@@ -8,9 +8,11 @@ directions and a printable ``lane.reg`` matrix.
 from __future__ import annotations
 
 from functools import cached_property
-from typing import NamedTuple, Protocol
+from typing import Any, NamedTuple, Protocol
 
 import numpy as np
+
+from ..display import Displayable
 
 __all__ = ["Layout", "Location", "Placer"]
 
@@ -49,7 +51,7 @@ def index_names(operand: str) -> tuple[str, str]:
     """Index names of an operand's rows and columns: A is (i, k), B (k, j), C/D (i, j)."""
     return {"A": ("i", "k"), "B": ("k", "j")}.get(operand.upper(), ("i", "j"))
 
-class Layout:
+class Layout(Displayable):
     """The register layout of one operand (A, B, C or D) of one matrix instruction.
 
     Coordinates are ``(block, row, col)``: A is [blocks, M, K] (row i, col k), B is
@@ -61,7 +63,8 @@ class Layout:
     """
 
     def __init__(self, operand: str, placer: Placer, shape: tuple[int, int, int], *,
-                 dtype: str, instruction: str = "", arch: str = "") -> None:
+                 dtype: str, instruction: str = "", arch: str = "", matrix: Any = None,
+                 opsel: int = 0) -> None:
         if operand not in OPERANDS:
             raise ValueError(f"operand must be one of {OPERANDS}, got {operand!r}")
         self.operand = operand
@@ -70,6 +73,8 @@ class Layout:
         self.dtype = dtype
         self.instruction = instruction
         self.arch = arch
+        self.matrix = matrix  # the MatrixInstruction (Jupyter shows its layout explorer)
+        self.opsel = opsel  # the OPSEL that selected this layout (RDNA3 16-bit C/D halves)
         self.bits = placer.bits
         self.wave_size = placer.wave_size
         self.replicas = placer.replicas

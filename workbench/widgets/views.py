@@ -1,5 +1,6 @@
 """Which view shows which model object: the factory ``workbench.display`` asks when a
-``Kernel``, ``Listing``, ``Occupancy``, ``OccupancyTable`` or ``Trace`` is displayed or printed.
+``Kernel``, ``Listing``, ``Occupancy``, ``OccupancyTable``, ``Trace``, ``MatrixInstruction`` or
+``Layout`` is displayed or printed.
 
 Why one table here: the models sit below the widgets (DESIGN.md) and may not import them; the
 package's front door installs :func:`view_for` into ``workbench.display``. View modules are
@@ -40,6 +41,21 @@ def _occupancy_table(tab: Any) -> Any:
                               lds_bytes=tab.marks.get("lds"))
 
 
+def _matrix(ins: Any) -> Any:
+    from .layout_explorer import LayoutExplorer
+
+    return LayoutExplorer(ins, "A")
+
+
+def _layout(lay: Any) -> Any:
+    from .layout_data import Modifiers
+    from .layout_explorer import LayoutExplorer
+
+    if lay.matrix is None:
+        return None
+    return LayoutExplorer(lay.matrix, lay.operand, Modifiers(opsel=lay.opsel))
+
+
 def _trace(trace: Any) -> Any:
     from .base import View, esc, wrap
     from .lds_heatmap import lds_heatmap
@@ -63,6 +79,8 @@ _BY_CLASS = {
     "workbench.occupancy.Occupancy": _occupancy,
     "workbench.occupancy.OccupancyTable": _occupancy_table,
     "workbench.emu.trace.Trace": _trace,
+    "workbench.layouts.instruction.MatrixInstruction": _matrix,
+    "workbench.layouts.layout.Layout": _layout,
 }
 
 
