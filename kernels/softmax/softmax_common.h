@@ -1,0 +1,113 @@
+// softmax_common.h — what the steps of the softmax tutorial (notebooks/04_softmax.ipynb) share.
+//
+// y[r, :] = softmax(x[r, :]) over rows of a row-major matrix (rows x cols). Steps 1-4 use fp32,
+// steps 5-6 bf16 stored as raw bits (unsigned short) with fp32 math.
+//
+// Wave reductions on AMD (wave64) go through DPP, the data-parallel-primitives modifier that lets
+// a VALU instruction read its source from another lane of the same row of 16 lanes (quad_perm,
+// row_shr, row_mirror, row_half_mirror) or broadcast lane 15 / 31 into the next row(s) (row_bcast,
+// GFX9 only). Control values: LLVM llvm/lib/Target/AMDGPU/SIDefines.h (enum DppCtrl); semantics:
+// AMD "AMD GCN Assembly: Cross-Lane Operations" (GPUOpen) and the CDNA3 ISA guide, section 12.
+// Elsewhere (NVIDIA through the CUDA prelude, or RDNA wave32) the same reductions use __shfl_xor
+// over warpSize lanes, the butterfly of the CUDA programming guide's warp-shuffle section.
+#pragma once
+#include <hip/hip_runtime.h>
+
+#define SM_NEG_INF (-__builtin_inff())
+
+struct OpMax { __device__ float operator()(float a, float b) const { return fmaxf(a, b); } };
+struct OpSum { __device__ float operator()(float a, float b) const { return a + b; } };
+
+// DPP row_bcast exists on GFX9 (CDNA: gfx90a, gfx942, gfx950) only; clang defines __GFX9__ there.
+#if defined(__AMDGCN__) && defined(__GFX9__)
+#define SM_HAVE_DPP_BCAST 1
+// DPP control words (SIDefines.h DppCtrl).
+#define DPP_QUAD_PERM(a, b, c, d) ((a) | ((b) << 2) | ((c) << 4) | ((d) << 6))
+#define DPP_ROW_MIRROR 0x140
+#define DPP_ROW_HALF_MIRROR 0x141
+#define DPP_ROW_BCAST15 0x142
+#define DPP_ROW_BCAST31 0x143
+
+// One DPP move: lane i gets lane src(i) of v; lanes of rows outside row_mask keep `old`.
+template <int CTRL, int ROW_MASK = 0xf>
+__device__ __forceinline__ float dpp(float old, float v) {
+  return __builtin_bit_cast(float, __builtin_amdgcn_update_dpp(
+      __builtin_bit_cast(int, old), __builtin_bit_cast(int, v), CTRL, ROW_MASK, 0xf, false));
+}
+
+// All-reduce over the wave with DPP: four butterfly stages inside each row of 16 lanes leave the
+// row's total in all 16 lanes; row_bcast:15 then folds row 0 into row 1 and row 2 into row 3,
+// row_bcast:31 folds lane 31 into rows 2 and 3, so lane 63 holds the wave's total, which
+// v_readlane broadcasts to every lane (through an SGPR). Order of stages = STAGE 0..5.
+template <int STAGE, class Op>
+__device__ __forceinline__ float dpp_stage(float v, float identity, Op op) {
+  if constexpr (STAGE == 0) return op(v, dpp<DPP_QUAD_PERM(1, 0, 3, 2)>(identity, v));  // i ^ 1
+  if constexpr (STAGE == 1) return op(v, dpp<DPP_QUAD_PERM(2, 3, 0, 1)>(identity, v));  // i ^ 2
+  if constexpr (STAGE == 2) return op(v, dpp<DPP_ROW_HALF_MIRROR>(identity, v));   // 7 - i in 8
+  if constexpr (STAGE == 3) return op(v, dpp<DPP_ROW_MIRROR>(identity, v));        // 15 - i in 16
+  if constexpr (STAGE == 4) return op(v, dpp<DPP_ROW_BCAST15, 0xa>(identity, v));  // rows 1, 3
+  if constexpr (STAGE == 5) return op(v, dpp<DPP_ROW_BCAST31, 0xc>(identity, v));  // rows 2, 3
+  return v;
+}
+
+template <class Op>
+__device__ __forceinline__ float wave_reduce(float v, float identity, Op op) {
+  v = dpp_stage<0>(v, identity, op);
+  v = dpp_stage<1>(v, identity, op);
+  v = dpp_stage<2>(v, identity, op);
+  v = dpp_stage<3>(v, identity, op);
+  v = dpp_stage<4>(v, identity, op);
+  v = dpp_stage<5>(v, identity, op);
+  return __builtin_bit_cast(float, __builtin_amdgcn_readlane(__builtin_bit_cast(int, v), 63));
+}
+#else
+// Portable butterfly: after log2(warpSize) __shfl_xor stages every lane holds the total.
+template <class Op>
+__device__ __forceinline__ float wave_reduce(float v, float, Op op) {
+  for (int off = warpSize / 2; off > 0; off /= 2) v = op(v, __shfl_xor(v, off));
+  return v;
+}
+#endif
+
+__device__ __forceinline__ float wave_max(float v) { return wave_reduce(v, SM_NEG_INF, OpMax()); }
+__device__ __forceinline__ float wave_sum(float v) { return wave_reduce(v, 0.0f, OpSum()); }
+
+// Online softmax (Milakov & Gimelshein, arXiv 1805.02867): a running max m and a running sum s
+// of exp(x - m). Folding in x: when the max grows, the old sum is rescaled by exp(m_old - m_new).
+// A state that has seen nothing (m = -inf, s = 0) contributes nothing (its scale is 0, not
+// exp(-inf - -inf) = NaN).
+struct Online {
+  float m, s;
+};
+
+__device__ __forceinline__ float sm_scale(float m_old, float m_new) {
+  return m_old == SM_NEG_INF ? 0.0f : expf(m_old - m_new);
+}
+
+__device__ __forceinline__ Online online_add(Online a, float x) {
+  float m = fmaxf(a.m, x);
+  float e = (x == SM_NEG_INF) ? 0.0f : expf(x - m);
+  return {m, a.s * sm_scale(a.m, m) + e};
+}
+
+__device__ __forceinline__ Online online_merge(Online a, Online b) {
+  float m = fmaxf(a.m, b.m);
+  return {m, a.s * sm_scale(a.m, m) + b.s * sm_scale(b.m, m)};
+}
+
+// Wave-wide merge of per-lane states: the wave's max, then every lane's sum rescaled to it.
+__device__ __forceinline__ Online wave_online(Online a) {
+  float m = wave_max(a.m);
+  return {m, wave_sum(a.s * sm_scale(a.m, m))};
+}
+
+// bf16 <-> fp32 on raw bits: bf16 is the top half of an fp32; rounding to nearest even.
+__device__ __forceinline__ float bf16_to_f32(unsigned short b) {
+  return __builtin_bit_cast(float, (unsigned int)b << 16);
+}
+__device__ __forceinline__ unsigned short f32_to_bf16(float f) {
+  unsigned int u = __builtin_bit_cast(unsigned int, f);
+  if ((u & 0x7fffffffu) > 0x7f800000u) return (unsigned short)((u >> 16) | 0x40);  // quiet NaN
+  u += 0x7fffu + ((u >> 16) & 1u);
+  return (unsigned short)(u >> 16);
+}

@@ -1,0 +1,67 @@
+// Step 3 — one wave per row, reductions in registers: no LDS, no barrier. A 256-thread workgroup
+// handles 4 rows (warpSize = 64 on CDNA). Two versions of the same kernel:
+//   softmax_wave_dpp  : the DPP all-reduce of softmax_common.h (quad_perm, row_half_mirror,
+//                       row_mirror, row_bcast:15, row_bcast:31, v_readlane), AMD wave64 only;
+//   softmax_wave_shfl : the __shfl_xor butterfly (clang lowers it to ds_swizzle / ds_bpermute,
+//                       which use the LDS crossbar but no LDS memory); portable (NVIDIA: 32 lanes).
+// wave_probe runs the DPP stages on the lane ids, so the notebook can draw which lane each lane
+// reads at every stage from the emulator's execution of the real instructions.
+#include "softmax_common.h"
+
+#define BLOCK 256
+
+template <bool DPP>
+__device__ void softmax_wave_row(const float* __restrict__ x, float* __restrict__ y, int rows,
+                                 int cols) {
+  int lane = threadIdx.x % warpSize;
+  int r = blockIdx.x * (BLOCK / warpSize) + threadIdx.x / warpSize;
+  if (r >= rows) return;  // the whole wave leaves together (r is uniform in a wave)
+  const float* xr = x + (long)r * cols;
+  float* yr = y + (long)r * cols;
+  float m = SM_NEG_INF, s = 0.0f;
+  for (int c = lane; c < cols; c += warpSize) m = fmaxf(m, xr[c]);
+#if SM_HAVE_DPP_BCAST
+  if constexpr (DPP) m = wave_max(m);
+  else
+#endif
+    for (int off = warpSize / 2; off > 0; off /= 2) m = fmaxf(m, __shfl_xor(m, off));
+  for (int c = lane; c < cols; c += warpSize) s += expf(xr[c] - m);
+#if SM_HAVE_DPP_BCAST
+  if constexpr (DPP) s = wave_sum(s);
+  else
+#endif
+    for (int off = warpSize / 2; off > 0; off /= 2) s += __shfl_xor(s, off);
+  float inv = 1.0f / s;
+  for (int c = lane; c < cols; c += warpSize) yr[c] = expf(xr[c] - m) * inv;
+}
+
+// Launch: softmax_wave_shfl[ceil(rows / (256 / warpSize)), 256](x, y, rows, cols)
+extern "C" __global__ void __launch_bounds__(BLOCK)
+softmax_wave_shfl(const float* __restrict__ x, float* __restrict__ y, int rows, int cols) {
+  softmax_wave_row<false>(x, y, rows, cols);
+}
+
+#if SM_HAVE_DPP_BCAST
+// Launch: softmax_wave_dpp[ceil(rows / 4), 256](x, y, rows, cols)
+extern "C" __global__ void __launch_bounds__(BLOCK)
+softmax_wave_dpp(const float* __restrict__ x, float* __restrict__ y, int rows, int cols) {
+  softmax_wave_row<true>(x, y, rows, cols);
+}
+
+// The "take the partner's value" operator: a stage then shows where each lane reads from.
+struct OpTakeOther {
+  __device__ float operator()(float, float other) const { return other; }
+};
+
+// Launch: wave_probe[1, 64](src) — src[stage * 64 + lane] = the lane whose value lane `lane`
+// received at that stage (-1: the lane kept `old`, its row was masked off).
+extern "C" __global__ void __launch_bounds__(64) wave_probe(float* __restrict__ src) {
+  float id = (float)threadIdx.x;
+  src[0 * 64 + threadIdx.x] = dpp_stage<0>(id, -1.0f, OpTakeOther());
+  src[1 * 64 + threadIdx.x] = dpp_stage<1>(id, -1.0f, OpTakeOther());
+  src[2 * 64 + threadIdx.x] = dpp_stage<2>(id, -1.0f, OpTakeOther());
+  src[3 * 64 + threadIdx.x] = dpp_stage<3>(id, -1.0f, OpTakeOther());
+  src[4 * 64 + threadIdx.x] = dpp_stage<4>(id, -1.0f, OpTakeOther());
+  src[5 * 64 + threadIdx.x] = dpp_stage<5>(id, -1.0f, OpTakeOther());
+}
+#endif
