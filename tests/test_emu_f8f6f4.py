@@ -177,3 +177,32 @@ def test_scale_byte_selection(kernel_name, shape, opsel):
     ins = layouts.get(f"v_mfma_scale_f32_{shape}_f8f6f4", ARCH).with_formats(1, 3)
     got, want = _run_case(module, ins, np.random.default_rng(7), kernel_name, opsel)
     assert (got == want).all()
+
+
+# gfx942's fp8 MFMAs exist on gfx950 too (the emulator takes their layouts from the gfx942
+# catalog), but read gfx950's OCP E4M3 / E5M2 (``fam_mfma.OCP_FP8``).
+INHERITED = [i for i in layouts.list("gfx942") if "fp8" in i.name or "bf8" in i.name]
+OCP_OF = {"float8_e4m3fnuz": "float8_e4m3fn", "float8_e5m2fnuz": "float8_e5m2"}
+
+
+@pytest.mark.parametrize("ins", INHERITED, ids=lambda i: i.name)
+def test_inherited_fp8_mfma_reads_ocp_on_gfx950(ins):
+    module = wb.compile(probes.probe_source([ins]), ARCH)
+    kernel = Kernel(module, probes.kernel_name(ins), device="emulator:gfx950")
+    (mfma,) = [i for i in kernel.isa_for(ARCH) if i.mnemonic.startswith("v_mfma")]
+    assert mfma.mnemonic == ins.name
+    rng = np.random.default_rng(len(ins.name))
+    ta, tb = OCP_OF[ins.a_type], OCP_OF[ins.b_type]
+    # E4M3 448 / E5M2 57344 exist only in OCP: a FNUZ reading of these codes would differ
+    a_val = _values(ta, ins.shape("A"), rng)
+    b_val = _values(tb, ins.shape("B"), rng)
+    a_val[0, 0, 0] = 448.0 if ta == "float8_e4m3fn" else 57344.0
+    c_val = rng.integers(-50, 50, ins.shape("C")).astype(np.float64)
+    a = pack(ins, "A", _encode(a_val, ta)[None])[0].view(np.int64)
+    b = pack(ins, "B", _encode(b_val, tb)[None])[0].view(np.int64)
+    c = pack(ins, "C", c_val.astype(np.float32).view(np.uint32)[None])[0].view(np.float32)
+    kernel[1, 64](a, b, c)
+    got = unpack(ins, "D", c.view(np.uint32)[None])[0].view(np.float32)
+    want = a_val @ b_val + c_val
+    assert (want.astype(np.float32) == want).all()
+    assert (got == want).all(), f"{ins.name}: {np.argwhere(got != want)[:3].tolist()}"

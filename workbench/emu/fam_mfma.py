@@ -35,6 +35,7 @@ from functools import cache
 
 import numpy as np
 
+from ..arch import get as get_arch
 from .errors import EmulatorError, UnknownInstruction
 from .operands import imm_bits, row_of
 from .registry import Decoded, semantic
@@ -96,6 +97,11 @@ def _decode(bits: np.ndarray, t: str) -> np.ndarray:
 # VOP3PInstructions.td predicates those MAI definitions isGFX940Plus). The catalog lists only
 # the new shapes under gfx950, so the emulator looks the others up under gfx942.
 INHERITS_MFMA = {"gfx950": "gfx942"}
+# ... except for the fp8/bf8 element format: gfx950's v_mfma_f32_*_{fp8,bf8}_{fp8,bf8} read OCP
+# E4M3 / E5M2, not gfx942's FNUZ flavours (amd_hw_facts §1.2; triton PR 7186 "starting gfx950,
+# we switch to OCP FP8 variants"; ROCm/rocm-libraries PR 9113: Tensile's FNUZ-coded f8 MFMA
+# GEMMs "mismatched the hardware on gfx950"). Decoders: emu.mx.
+OCP_FP8 = {"float8_e4m3fnuz": "float8_e4m3fn", "float8_e5m2fnuz": "float8_e5m2"}
 
 
 def catalog_entry(name: str, arch: str):
@@ -196,6 +202,8 @@ def _build_mfma(d: Decoded):
         raise UnknownInstruction(d.mnemonic, d.addr, d.inst.text, f"C operand {c.text}")
     neg = ins.negate_mask(blgp) if ins.blgp == "negate" else (False, False, False)
     at, bt, ct, dt = ins.a_type, ins.b_type, ins.c_type, ins.d_type
+    if get_arch(arch).has_ocp_fp8:  # inherited fp8 MFMAs read the target's OCP formats
+        at, bt = OCP_FP8.get(at, at), OCP_FP8.get(bt, bt)
     # D scatter: for each (reg, lane) slot, the flat element index (or -1)
     blocks, m, n = ins.shape("D")
     tab = dtab[:, :, 0, :]  # [lanes, regs, 3]
