@@ -133,57 +133,63 @@ def run_batch(launch: Launch, st: State, entry: int) -> None:
                 g = groups.pop(pc)
                 nxt = min(groups) if groups else n + 1
                 w = g.w
+                pc = g.pc  # kept in a local while the group runs straight-line
                 while True:
-                    pc = g.pc
-                    st.cur = pc
                     budget_left -= w
                     if budget_left < 0:
+                        g.pc = pc
                         launch.executed = launch.budget - budget_left
                         raise _budget_error(launch, g)
                     tick -= 1
                     if not tick:
                         tick = _TICK
                         if deadline is not None and time.monotonic() > deadline:
+                            g.pc = pc
                             launch.executed = launch.budget - budget_left
                             raise _time_error(launch, g)
                     counts[pc] += w
                     if stream is not None:
+                        g.pc = pc
                         stream.step(st, g)
                     r = runs[pc](st, g)
                     k = kinds[pc]
                     if k == NORMAL:
-                        g.pc = pc + 1
-                        g.steps += 1
-                        if g.pc >= nxt:
+                        pc += 1
+                        if pc >= nxt:
+                            g.pc = pc
                             add(g)
                             break
                         continue
                     if k == BRANCH:
-                        g.steps += 1
-                        if r is True or r is False or np.ndim(r) == 0:
-                            g.pc = targets[pc] if r else pc + 1
-                            if g.pc >= nxt:
+                        if w == 1 or type(r) is bool:  # one outcome (a size-1 array is one)
+                            pc = targets[pc] if r else pc + 1
+                            if pc >= nxt:
+                                g.pc = pc
                                 add(g)
                                 break
                             continue
-                        if r.all():
-                            g.pc = targets[pc]
+                        if np.ndim(r) == 0:
+                            pc = targets[pc] if r else pc + 1
+                        elif r.all():
+                            pc = targets[pc]
                         elif not r.any():
-                            g.pc = pc + 1
+                            pc += 1
                         else:
                             add(Group(targets[pc], g.waves[r], g.steps))
                             add(Group(pc + 1, g.waves[~r], g.steps))
                             break
-                        if g.pc >= nxt:
+                        if pc >= nxt:
+                            g.pc = pc
                             add(g)
                             break
                         continue
+                    g.pc = pc
                     if k == BARRIER:
                         if w == n_live and not n_parked:
                             # every live wave of the batch is here: the barrier releases now
-                            g.pc = pc + 1
-                            g.steps += 1
-                            if g.pc >= nxt:
+                            pc += 1
+                            if pc >= nxt:
+                                g.pc = pc
                                 add(g)
                                 break
                             continue
@@ -213,6 +219,8 @@ def run_batch(launch: Launch, st: State, entry: int) -> None:
                     raise _deadlock(launch, st, parked, resume)
     except KeyboardInterrupt as exc:
         launch.executed = launch.budget - budget_left
+        if g is not None:
+            g.pc = pc
         if isinstance(exc, EmulationInterrupted):
             raise
         raise _interrupted(launch, g) from None

@@ -52,7 +52,8 @@ def lds_offsets(st, g, d, a, mask, nbytes, write):
     a = np.asarray(a, np.int64)
     L = st.lds_bytes
     act = a if mask is None else a[mask]
-    if act.size and (int(act.min()) < 0 or int(act.max()) + nbytes > L):
+    # one reduction: negative addresses are huge as unsigned
+    if act.size and int(act.view(np.uint64).max()) + nbytes > L:
         bad = (a < 0) | (a + nbytes > L)
         if mask is not None:
             bad &= mask
@@ -65,7 +66,10 @@ def lds_offsets(st, g, d, a, mask, nbytes, write):
                   f"LDS address {first} (+{nbytes} bytes) is outside the workgroup's {L}-byte "
                   f"LDS allocation; " + HARDWARE_NOTE.format(what=what), write)
     row = st.lds.shape[1]
-    base = (st.wg[g.waves] * row)[:, None]
+    if g.w == 1:
+        base = int(st.wg[g.waves[0]]) * row
+    else:
+        base = (st.wg[g.waves] * row)[:, None]
     return base + (np.where(mask, a, 0) if mask is not None else a)
 
 

@@ -138,7 +138,7 @@ class State:
         """SGPR pair r, r+1 as a [w, 64] bool lane mask (vcc, s[n:n+1], exec)."""
         if r == EXEC:
             return self.EM[ix]
-        b = np.stack([self.S[r, ix], self.S[r + 1, ix]], -1).view(np.uint8)
+        b = np.ascontiguousarray(self.S[r:r + 2, ix].T).view(np.uint8)  # [w, 8] LE bytes
         return np.unpackbits(b, axis=-1, bitorder="little").view(bool)
 
     def write_lanemask(self, r: int, g: Group, mask: np.ndarray) -> None:

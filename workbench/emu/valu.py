@@ -269,12 +269,14 @@ def build_generic(d: Decoded, o: Op):
         st.vwrite_masked(rows[0], g, bits, mask)
 
     plain = (not sdwa and not dpp and not clamp and omod == 1.0 and not fdst
-             and mask_src is None and not has_carry and len(rows) == 1 and dt in _TYPED
+             and o.form != "vccin" and not has_carry and len(rows) == 1 and dt in _TYPED
              and all(_plain_src(s, t, i, opsel, den_src) for i, (s, t) in
                      enumerate(zip(srcs, o.srcs))))
     if plain:
-        return _plain_run(fn, [_typed_reader(s, t, nv) for s, t in zip(srcs, o.srcs)],
-                          rows[0], dt, run)
+        readers = [_typed_reader(s, t, nv) for s, t in zip(srcs, o.srcs)]
+        if mask_src is not None:  # v_cndmask: the lane mask is the last argument
+            readers.append(mask_src)
+        return _plain_run(fn, readers, rows[0], dt, run)
     return run
 
 
