@@ -45,13 +45,13 @@ def run_case(case, directory: Path = CORPUS.parent, seed: int = 0, trace: bool =
     return res
 
 
-def run_corpus(path: Path = CORPUS) -> list[tuple[str, str]]:
-    """Run every case; returns (name, "ok" | error text)."""
+def run_corpus(path: Path = CORPUS, arch: str = "gfx942") -> list[tuple[str, str]]:
+    """Run every case compiled for ``arch``; returns (name, "ok" | error text)."""
     mod = load_corpus(path)
     out = []
     for case in mod.CASES:
         try:
-            run_case(case, path.parent)
+            run_case(case, path.parent, arch=arch)
             out.append((case.name, "ok"))
         except Exception as e:  # report every case, keep going
             out.append((case.name, f"{type(e).__name__}: {e}"))
@@ -62,9 +62,11 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python tests/emu_corpus.py",
                                  description="run the emulator corpus, print opcode coverage")
     ap.add_argument("--corpus", type=Path, default=CORPUS, help="path to a corpus.py")
+    ap.add_argument("--arch", default="gfx942", choices=("gfx942", "gfx950"),
+                    help="compile the corpus for this target (gfx950 needs LLVM >= 20)")
     a = ap.parse_args(argv)
     bad = 0
-    for name, status in run_corpus(a.corpus):
+    for name, status in run_corpus(a.corpus, a.arch):
         print(f"{name:28s} {status}")
         bad += status != "ok"
     print(report().text())
