@@ -13,7 +13,21 @@
 #pragma once
 #include <hip/hip_runtime.h>
 
-#define SM_NEG_INF (-__builtin_inff())
+// Bit casts: clang's builtin on AMD; CUDA's intrinsics where the CUDA prelude compiles this.
+#if defined(__AMDGCN__)
+#define SM_AS_FLOAT(u) __builtin_bit_cast(float, (unsigned int)(u))
+#define SM_AS_UINT(f) __builtin_bit_cast(unsigned int, (float)(f))
+#else
+#define SM_AS_FLOAT(u) __uint_as_float((unsigned int)(u))
+#define SM_AS_UINT(f) __float_as_uint((float)(f))
+#endif
+#define SM_NEG_INF SM_AS_FLOAT(0xff800000u)
+
+// 16 bytes = 8 bf16, moved as one 128-bit access (global_load_dwordx4 / global_store_dwordx4 on
+// AMD, ld.global.v4 on NVIDIA): a 16-byte-aligned struct, portable to both compilers.
+struct alignas(16) u32x4 {
+  unsigned int w[4];
+};
 
 struct OpMax { __device__ float operator()(float a, float b) const { return fmaxf(a, b); } };
 struct OpSum { __device__ float operator()(float a, float b) const { return a + b; } };
@@ -103,10 +117,10 @@ __device__ __forceinline__ Online wave_online(Online a) {
 
 // bf16 <-> fp32 on raw bits: bf16 is the top half of an fp32; rounding to nearest even.
 __device__ __forceinline__ float bf16_to_f32(unsigned short b) {
-  return __builtin_bit_cast(float, (unsigned int)b << 16);
+  return SM_AS_FLOAT((unsigned int)b << 16);
 }
 __device__ __forceinline__ unsigned short f32_to_bf16(float f) {
-  unsigned int u = __builtin_bit_cast(unsigned int, f);
+  unsigned int u = SM_AS_UINT(f);
   if ((u & 0x7fffffffu) > 0x7f800000u) return (unsigned short)((u >> 16) | 0x40);  // quiet NaN
   u += 0x7fffu + ((u >> 16) & 1u);
   return (unsigned short)(u >> 16);

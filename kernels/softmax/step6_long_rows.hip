@@ -9,12 +9,11 @@
 #include "softmax_common.h"
 
 #define BLOCK 1024
-typedef unsigned int u32x4 __attribute__((ext_vector_type(4)));
 
 __device__ __forceinline__ void unpack8(u32x4 q, float* f) {
   for (int i = 0; i < 4; ++i) {
-    f[2 * i] = __builtin_bit_cast(float, q[i] << 16);
-    f[2 * i + 1] = __builtin_bit_cast(float, q[i] & 0xffff0000u);
+    f[2 * i] = SM_AS_FLOAT(q.w[i] << 16);
+    f[2 * i + 1] = SM_AS_FLOAT(q.w[i] & 0xffff0000u);
   }
 }
 
@@ -63,7 +62,7 @@ softmax_long(const unsigned short* __restrict__ x, unsigned short* __restrict__ 
     unpack8(xv[v], f);
     u32x4 q;
     for (int i = 0; i < 4; ++i)
-      q[i] = (unsigned int)f32_to_bf16(expf(f[2 * i] - all.m) * inv) |
+      q.w[i] = (unsigned int)f32_to_bf16(expf(f[2 * i] - all.m) * inv) |
              ((unsigned int)f32_to_bf16(expf(f[2 * i + 1] - all.m) * inv) << 16);
     yv[v] = q;
   }
