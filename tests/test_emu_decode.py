@@ -30,7 +30,7 @@ def _ins(text: str, *words: int) -> Instruction:
     ("s_addc_u32 s5, s5, 0", (0x8205FF05, 0x00000000), "SOP2"),
     ("v_mov_b32_e32 v1, 1", (0x7E020281,), "VOP1"),
     ("v_mov_b32_e32 v1, 1", (0x7E0202FF, 0x00000001), "VOP1"),
-    ("s_addc_u32 s7, s7, lit(0xffffffff)", (0x8207FF07, 0xFFFFFFFF), "SOP2"),  # LLVM >= 21
+    ("s_addc_u32 s7, s7, lit(0xffffffff)", (0x8207FF07, 0xFFFFFFFF), "SOP2"),  # LLVM 22
     ("v_mov_b32_e32 v1, lit(0x1)", (0x7E0202FF, 0x00000001), "VOP1"),
     ("s_mov_b32 s0, 0x800000", (0xBE8000FF, 0x00800000), "SOP1"),
     ("s_cmp_eq_u32 s0, 0x1234", (0xBF06FF00, 0x00001234), "SOPC"),
@@ -69,7 +69,7 @@ def mod():
 def test_literal_dwords_that_print_as_inline_constants_execute(mod):
     lst = mod["gfx942"].listing("literal_forms")
     texts = {(i.text, len(i.words)) for i in lst}
-    # LLVM 19/20 print these two-dword encodings like inline constants; LLVM >= 21 marks the
+    # LLVM 19 prints these two-dword encodings like inline constants; LLVM 22 marks the
     # literal dword as ``lit(...)`` (AMDGPUInstPrinter). Either way the decoder must execute
     # the literal value, not the inline constant the text resembles.
     assert ({("s_addc_u32 s7, s7, -1", 2), ("v_mov_b32_e32 v1, 1", 2)} <= texts
@@ -103,7 +103,7 @@ def test_cndmask_with_abs_and_neg_sources(mod):
 
 
 def test_lit_operands_are_literal_dwords():
-    """``lit(...)`` (LLVM >= 21 printer) is the literal dword even where the value is also an
+    """``lit(...)`` (LLVM 22 printer) is the literal dword even where the value is also an
     inline constant: on a 64-bit float operand a literal supplies the high 32 bits (CDNA3 ISA
     "Literal constants"), an inline 1 would be the integer 1."""
     from workbench.emu.operands import OperandError, imm_bits, parse_operand

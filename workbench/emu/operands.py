@@ -4,8 +4,8 @@ Syntax follows LLVM's AMDGPU printer (llvm/docs/AMDGPUOperandSyntax.rst,
 AMDGPUModifierSyntax.rst): ``v5``, ``v[0:1]``, ``s[4:7]``, ``a[12:15]``, specials (``vcc``,
 ``exec_lo``, ``m0`` ...), inline integers -16..64, inline floats (±0.5, ±1, ±2, ±4 and
 0.15915494 = 1/2π), hex literals, ``-v1`` / ``|v1|`` / ``neg(v1)`` / ``abs(v1)``, ``sext(v1)``
-(SDWA), ``lit(0x1)`` (LLVM ≥ 21 prints a literal dword whose value would also fit an inline
-constant this way; AMDGPUInstPrinter::printLiteral "lit(...)"), and trailing modifiers
+(SDWA), ``lit(0x1)`` (LLVM 22, unlike 19, prints a literal dword whose value would also fit
+an inline constant this way: AMDGPUInstPrinter "lit(...)"), and trailing modifiers
 ``key:value`` or bare flags.
 """
 from __future__ import annotations
