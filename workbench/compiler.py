@@ -25,6 +25,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from . import devlib as _devlib
 from . import toolchain as _tc
 from .codeobject import (
     DeviceVariable,
@@ -356,14 +357,27 @@ def _flags(tc, options, defines, include_dirs, opt_level) -> tuple[str, ...]:
     if tc.rocm_path is not None:
         f += [f"--rocm-path={tc.rocm_path}", "-include", "hip/hip_runtime.h"]
     else:
+        # -mprintf-kind=buffered: device printf writes frames to the hidden printf buffer
+        # (hipwb/printf.h). Whether ocml is there decides which math the prelude offers.
         f += ["-nogpuinc", "-nogpulib", "-isystem", str(INCLUDE_DIR), "-include",
-              "hip/hip_runtime.h"]
+              "hip/hip_runtime.h", "-mprintf-kind=buffered"]
+        f.append("-D__HIPWB_NO_OCML=1" if _devlib.find_ocml() is None else "-D__HIPWB_OCML=1")
     for k, v in defines.items():
         f.append(f"-D{k}" if v is None else f"-D{k}={v}")
     for d in include_dirs:
         f += ["-I", str(Path(d).resolve())]
     f += list(options)
     return tuple(f)
+
+
+def _link_flags(tc, arch: str, flags: Sequence[str], root: Path) -> list[str]:
+    """Offline compiles link hipwb's device library and ocml (workbench/devlib.py)."""
+    if tc.rocm_path is not None:
+        return []
+    try:
+        return _devlib.link_flags(tc, arch, flags, root)
+    except _devlib.DevlibError as e:
+        raise CompileError(str(e), arch=arch) from None
 
 
 @cache
@@ -378,7 +392,8 @@ def _prelude_hash() -> str:
 
 def _key(tc, text: str, arch: str, flags: Sequence[str]) -> str:
     h = hashlib.sha256()
-    for part in (str(CACHE_FORMAT), tc.identity, _prelude_hash(), arch, "\0".join(flags), text):
+    for part in (str(CACHE_FORMAT), tc.identity, _prelude_hash(), arch, "\0".join(flags), text,
+                 str(_devlib.find_ocml())):
         h.update(part.encode())
         h.update(b"\0")
     return h.hexdigest()
@@ -491,7 +506,8 @@ def _build(tc, text: str, filename: str, todo, flags, use_cache: bool) -> dict[s
             out = work / arch
             out.mkdir()
             cmd = [tc.clang, "-x", "hip", f"--offload-arch={arch}", "--offload-device-only",
-                   "--no-gpu-bundle-output", *flags, *_dep_flags(out / "deps.d"),
+                   "--no-gpu-bundle-output", *flags, *_link_flags(tc, arch, flags, root),
+                   *_dep_flags(out / "deps.d"),
                    "-o", str(out / "code.hsaco"), str(src)]
             procs[arch] = (cmd, subprocess.Popen(cmd, stdout=subprocess.PIPE,
                                                  stderr=subprocess.PIPE, text=True, cwd=work))

@@ -7,7 +7,9 @@ counted per PC. ``s_nop``/``s_sleep``/``s_setprio`` and cache hints are likewise
 """
 from __future__ import annotations
 
-from .errors import EmulatorError, UnknownInstruction
+import numpy as np
+
+from .errors import KernelFault, UnknownInstruction
 from .registry import BARRIER, BRANCH, ENDPGM, Decoded, Exec, semantic
 from .state import EXEC, VCC
 
@@ -67,8 +69,22 @@ for _n in ("s_waitcnt", "s_nop", "s_sleep", "s_setprio", "s_icache_inv", "s_dcac
 @semantic("s_trap")
 def _trap(d: Decoded):
     def run(st, g):
-        raise EmulatorError(f"kernel {st.launch.kernel_name!r} executed `{d.inst.text}` at pc "
-                            f"0x{d.addr:x} (a trap: __builtin_trap / abort / failed assert)")
+        # a KernelFault naming the first trapping wave's active lanes; a failed assert's
+        # message (printed just before) is added by launch.execute from the printf buffer
+        em = st.EM[g.ix]
+        wv = int(np.argmax(em.any(axis=1)))
+        wave = int(g.waves[wv])
+        lanes = [int(x) for x in np.flatnonzero(em[wv])]
+        wg = tuple(int(x) for x in st.wg_global[wave])
+        shown = lanes if len(lanes) <= 8 else lanes[:8] + ["..."]
+        line = d.inst.source_line
+        src = f" (source line {line})" if line else ""
+        name = st.launch.kernel_name
+        raise KernelFault(
+            f"kernel {name!r} trapped: `{d.inst.text}` at pc 0x{d.addr:x}{src}, lanes {shown} "
+            f"of wave {int(st.wave_in_wg[wave])} in workgroup {wg} (__builtin_trap, abort or "
+            "a failed assert)", kernel=name, pc=d.addr, lanes=lanes, source_line=line,
+            instruction=d.inst.text)
     return run
 
 

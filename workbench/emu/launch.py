@@ -23,6 +23,10 @@ from .engine import Launch, run_batch
 from .errors import EmulatorError
 from .fam_mode import mode_from_descriptor
 from .memory import Memory
+from .printf import PRINTF_BUFFER_BYTES
+from .printf import decode as decode_printf
+from .printf import formats as printf_formats
+from .printf import header as printf_header
 from .state import LANES, State
 from .stream import StreamRecorder
 from .trace import DEFAULT_MAX_DS_ROWS, TraceRecorder
@@ -61,6 +65,7 @@ class EmuResult:
     trace: Any = None
     stats: dict = field(default_factory=dict)
     stream: Any = None  # workbench.timing.InstStream (stream mode)
+    printed: tuple[str, ...] = ()  # device printf output, in order (wave, then lane)
 
 
 def program_for(info: Any, listing: Any) -> Program:
@@ -149,6 +154,9 @@ def execute(info: Any, listing: Any, grid: Sequence[int], block: Sequence[int],
     kreg = mem.add("<kernarg segment>", ksize, writable=False)
     dreg = mem.add("<dispatch packet>", DISPATCH_PACKET_SIZE, writable=False)
     qreg = mem.add("<queue>", QUEUE_SIZE, writable=False)
+    # device printf: a buffer behind the hidden_printf_buffer argument (emu/printf.py)
+    preg = (mem.add("<printf buffer>", PRINTF_BUFFER_BYTES)
+            if info.hidden("hidden_printf_buffer") is not None else None)
     image = load_image(elf) if elf is not None else None
     mapped = map_image(mem, image) if image is not None else []
     mem.finalize()
@@ -156,7 +164,11 @@ def execute(info: Any, listing: Any, grid: Sequence[int], block: Sequence[int],
         fill_image(mem, mapped, image, segments)
     for b, r in zip(buffers, regions):
         mem.view(r)[:] = b.data
-    kbytes = bytes(kernarg([r.base for r in regions], {}))
+    hidden = {}
+    if preg is not None:
+        mem.view(preg)[:8] = np.frombuffer(printf_header(), np.uint8)
+        hidden["hidden_printf_buffer"] = preg.base
+    kbytes = bytes(kernarg([r.base for r in regions], hidden))
     kview = mem.view(kreg)
     kview[: min(len(kbytes), ksize)] = np.frombuffer(kbytes, np.uint8)[:ksize]
     lds = desc.group_segment_fixed_size + int(dynamic_lds)
@@ -198,7 +210,12 @@ def execute(info: Any, listing: Any, grid: Sequence[int], block: Sequence[int],
             for w in range(st.W):
                 wave_wg[int(st.wave_global[w])] = s + int(st.wg[w])
                 wave_in[int(st.wave_global[w])] = int(st.wave_in_wg[w])
-        run_batch(launch, st, entry)
+        try:
+            run_batch(launch, st, entry)
+        except EmulatorError as e:
+            # what the kernel printed before it failed (an assert's message) goes with the error
+            _attach_printed(e, _printed(mem, preg, elf))
+            raise
     record(prog, launch.counts)
     if segments is not None and not stream:
         capture(mem, mapped, segments)
@@ -213,4 +230,27 @@ def execute(info: Any, listing: Any, grid: Sequence[int], block: Sequence[int],
                                           wave_in, tr.ds, tr.truncated)
     secs = time.monotonic() - t0
     return EmuResult(secs, launch.executed, n_waves, tr if trace else None,
-                     {"wave_instructions": launch.executed, "waves": n_waves}, strm)
+                     {"wave_instructions": launch.executed, "waves": n_waves}, strm,
+                     printed=_printed(mem, preg, elf))
+
+
+def _printed(mem: Memory, preg: Any, elf: bytes | None) -> tuple[str, ...]:
+    """The device printf output of the launch so far (empty without a printf buffer)."""
+    if preg is None:
+        return ()
+    from ..codeobject import read_metadata
+
+    fmts = printf_formats(read_metadata(elf)) if elf is not None else {}
+    return tuple(decode_printf(bytes(mem.view(preg)), fmts))
+
+
+def _attach_printed(e: EmulatorError, printed: tuple[str, ...]) -> None:
+    """Add the device output printed before a failure to the error's message."""
+    e.printed = printed
+    if not printed:
+        return
+    shown = list(printed[-20:])
+    more = f" (last 20 of {len(printed)})" if len(printed) > 20 else ""
+    text = "".join(s if s.endswith("\n") else s + "\n" for s in shown).rstrip("\n")
+    e.args = (f"{e.args[0] if e.args else ''}\ndevice output before the failure{more}:\n{text}",
+              *e.args[1:])

@@ -6,6 +6,7 @@ arrays (copied to the host and back). The kernarg segment is packed by ``marshal
 """
 from __future__ import annotations
 
+import sys
 import weakref
 from typing import Any
 
@@ -87,14 +88,20 @@ class EmulatorDevice:
         res = execute(info, listing, grid, block, bufs, kernarg, dynamic_lds=dynamic_lds,
                       trace=trace, budget=budget, elf=elf, stream=stream, workgroups=workgroups,
                       timeout=timeout, segments=segments, lds_oob=lds_oob)
+        if res.printed:  # device printf: shown where the launch ran (the notebook cell)
+            sys.stdout.write("".join(res.printed))
+            sys.stdout.flush()
         for (b, host), buf in zip(hosts, bufs):
             if not buf.writable or stream:
                 continue
             if not np.shares_memory(buf.data, host):
                 np.copyto(host.reshape(-1), buf.data.view(host.dtype), casting="no")
             _write_back(b.value, host)
+        stats = dict(res.stats)
+        if res.printed:
+            stats["printed"] = res.printed
         return LaunchResult(info.name, self.name, tuple(grid), tuple(block), res.seconds,
-                            res.trace, dict(res.stats), res.stream)
+                            res.trace, stats, res.stream)
 
 
     # -- __device__ / __constant__ variables (workbench.runtime.globals) ---------------------

@@ -33,6 +33,8 @@
 #define HIPWB_HIP_RUNTIME_H
 
 #include "../hipwb/config.h"
+#include "../hipwb/printf.h"
+#include "../hipwb/std.h"
 #include "../hipwb/qualifiers.h"
 #include "../hipwb/coordinates.h"
 #include "../hipwb/sync.h"

@@ -14,8 +14,8 @@
  *    rcpf (v_exp_f32, v_log_f32, v_sin_f32, v_cos_f32, v_rcp_f32; sin/cos take revolutions, so
  *    the argument is scaled by 1/(2 pi)).
  *  - Inline algorithms of hipwb/math_inline.h: tanhf powf sinf cosf tanf sincosf.
- *  - Double-precision transcendental functions (exp, log, pow, sin, cos, tan, tanh, ... on
- *    double) are declared deleted with a message rather than silently converted to float.
+ *  - Everything else (log1pf, erfinvf, tgammaf, ..., and the double transcendental functions)
+ *    is AMD's ocml, linked as bitcode: hipwb/math_ocml.h.
  * The unsuffixed names (exp, sqrt, pow, ...) have float overloads, as in HIP, so `exp(x)` on a
  * float stays in float; they are also made visible in namespace std (std::exp(x) etc.).
  */
@@ -24,6 +24,7 @@
 
 #include "config.h"
 #include "math_inline.h"
+#include "math_ocml.h"
 
 #pragma clang diagnostic push
 #pragma clang diagnostic ignored "-Wc++26-extensions"
@@ -155,27 +156,6 @@ __HIPWB_FN_INLINE double fmin(double x, double y) { return __builtin_fmin(x, y);
 __HIPWB_FN_INLINE double fma(double x, double y, double z) { return __builtin_fma(x, y, z); }
 __HIPWB_FN_INLINE double copysign(double x, double y) { return __builtin_copysign(x, y); }
 __HIPWB_FN_INLINE double ldexp(double x, int e) { return __builtin_ldexp(x, e); }
-
-/* ---- double transcendental functions: not available offline ---- */
-#define __HIPWB_NO_DOUBLE1(NAME)                                                          \
-  __attribute__((device)) double NAME(double) =                                           \
-      delete("double-precision " #NAME " is not available in the offline HIP prelude "    \
-             "(no ROCm device library); compute in float or install ROCm");
-__HIPWB_NO_DOUBLE1(exp)
-__HIPWB_NO_DOUBLE1(exp2)
-__HIPWB_NO_DOUBLE1(exp10)
-__HIPWB_NO_DOUBLE1(log)
-__HIPWB_NO_DOUBLE1(log2)
-__HIPWB_NO_DOUBLE1(log10)
-__HIPWB_NO_DOUBLE1(sin)
-__HIPWB_NO_DOUBLE1(cos)
-__HIPWB_NO_DOUBLE1(tan)
-__HIPWB_NO_DOUBLE1(tanh)
-__HIPWB_NO_DOUBLE1(rsqrt)
-#undef __HIPWB_NO_DOUBLE1
-__attribute__((device)) double pow(double, double) =
-    delete("double-precision pow is not available in the offline HIP prelude (no ROCm device "
-           "library); use powf or install ROCm");
 
 /* ---- classification (float and double) ---- */
 #define __HIPWB_CLASSIFY(T)                                                          \

@@ -1,0 +1,142 @@
+"""Device libraries linked into offline compiles: hipwb's own bitcode and AMD's ocml math.
+
+Why: without ROCm the prelude has no device library, yet clang's printf lowering calls
+``__printf_alloc``, glibc's assert calls ``__assert_fail`` and the full HIP math API (log1pf,
+erfinvf, tgammaf, double exp/sin, ...) is AMD's ocml. hipwb builds its own small bitcode
+(``include/hipwb/devlib/hipwb_devlib.hip``: printf buffer allocator, assert, and the
+``__oclc_*`` constants ocml reads) once per target into the compile cache, and links ocml's
+bitcode when one is installed. Both go in with ``-mlink-builtin-bitcode``: only the functions a
+kernel calls are linked, internalized and optimized with it, exactly as ROCm links its device
+libraries.
+
+ocml is looked for, first found wins: ``HIPWB_DEVICE_LIB_PATH`` (a folder holding ocml.bc), the
+``triton`` Python package's AMD backend (``triton/backends/amd/lib/ocml.bc``, a recent ocml),
+then the Debian/Ubuntu package ``rocm-device-libs`` (``/usr/lib/<triplet>/amdgcn/bitcode``) and
+ROCm-style folders. ``tools/setup-system.sh llvm`` installs rocm-device-libs (485 KB).
+"""
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import os
+import re
+import subprocess
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+
+DEVLIB_SOURCE = Path(__file__).parent / "include" / "hipwb" / "devlib" / "hipwb_devlib.hip"
+SYSTEM_OCML_DIRS = ("/usr/lib/x86_64-linux-gnu/amdgcn/bitcode", "/usr/lib/aarch64-linux-gnu/"
+                    "amdgcn/bitcode", "/usr/lib/amdgcn/bitcode", "/usr/share/amdgcn/bitcode",
+                    "/opt/rocm/amdgcn/bitcode", "/opt/rocm/lib/llvm/lib/clang/amdgcn/bitcode")
+OCML_HINT = ("AMD's device math library (ocml.bc) was not found: install the Debian/Ubuntu "
+             "package rocm-device-libs (tools/setup-system.sh llvm does), or `pip install "
+             "triton`, or set HIPWB_DEVICE_LIB_PATH to a folder holding ocml.bc")
+
+
+class DevlibError(RuntimeError):
+    """hipwb's device library could not be built (the message holds clang's output)."""
+
+
+def find_ocml() -> Path | None:
+    """Path of AMD's ocml.bc (see the module docstring for the search order), or None."""
+    env = os.environ.get("HIPWB_DEVICE_LIB_PATH")
+    candidates = [Path(env) / "ocml.bc"] if env else []
+    candidates += [_triton_ocml()]
+    candidates += [Path(d) / "ocml.bc" for d in SYSTEM_OCML_DIRS]
+    for c in candidates:
+        if c is not None and c.is_file():
+            return c
+    return None
+
+
+def _triton_ocml() -> Path | None:
+    try:  # find_spec locates the package without importing it (importing triton is slow)
+        spec = importlib.util.find_spec("triton")
+    except (ImportError, ValueError):
+        return None
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    return Path(list(spec.submodule_search_locations)[0]) / "backends" / "amd" / "lib" / "ocml.bc"
+
+
+def isa_version(arch: str) -> int:
+    """ocml's ``__oclc_ISA_version`` of a target: gfx942 -> 9402, gfx90a -> 9010, gfx1100 ->
+    11000 (major * 1000 + minor * 100 + stepping; the last two hex digits of the name are the
+    minor version and the stepping, as in ROCm-Device-Libs' oclc_isa_version_*.bc)."""
+    m = re.fullmatch(r"gfx(\d+)([0-9a-f])([0-9a-f])", arch)
+    if m is None:
+        raise ValueError(f"not a gfx target name: {arch!r}")
+    return int(m.group(1)) * 1000 + int(m.group(2), 16) * 100 + int(m.group(3), 16)
+
+
+def math_defines(options: Sequence[str]) -> dict[str, int]:
+    """The ``__oclc_*`` control values clang's options select (as ROCm's driver picks oclc_*.bc):
+    -ffast-math / -ffinite-math-only / -funsafe-math-optimizations /
+    -fgpu-flush-denormals-to-zero / -fno-hip-fp32-correctly-rounded-divide-sqrt."""
+    o = set(options)
+    fast = "-ffast-math" in o
+    return {
+        "__HIPWB_FINITE_ONLY": int(fast or "-ffinite-math-only" in o),
+        "__HIPWB_UNSAFE_MATH": int(fast or "-funsafe-math-optimizations" in o),
+        "__HIPWB_DAZ": int("-fgpu-flush-denormals-to-zero" in o),
+        "__HIPWB_CORRECT_SQRT": int("-fno-hip-fp32-correctly-rounded-divide-sqrt" not in o),
+    }
+
+
+def wave64(arch: str, options: Sequence[str]) -> bool:
+    """Whether the compile makes wave64 code (the arch's default unless -m[no-]wavefrontsize64)."""
+    from .arch import get as get_arch
+
+    w64 = get_arch(arch).default_wave_size == 64
+    for o in options:
+        if o == "-mwavefrontsize64":
+            w64 = True
+        elif o == "-mno-wavefrontsize64":
+            w64 = False
+    return w64
+
+
+def hipwb_bitcode(tc, arch: str, options: Sequence[str], cache_root: Path) -> Path:
+    """hipwb's device library for one target, built on first use and kept in the cache."""
+    from .arch import get as get_arch
+
+    defs = dict(math_defines(options), __HIPWB_WAVE64=int(wave64(arch, options)),
+                __HIPWB_ISA_VERSION=isa_version(arch))
+    h = hashlib.sha256()
+    for part in (tc.identity, arch, repr(sorted(defs.items())), DEVLIB_SOURCE.read_text(),
+                 (DEVLIB_SOURCE.parent.parent / "printf.h").read_text(),
+                 (DEVLIB_SOURCE.parent.parent / "config.h").read_text()):
+        h.update(part.encode() + b"\0")
+    out = cache_root / "devlib" / f"hipwb-{arch}-{h.hexdigest()[:20]}.bc"
+    if out.is_file():
+        return out
+    out.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(suffix=".bc", dir=out.parent)
+    os.close(fd)
+    # wave64 on a wave32-default target (gfx10+) needs the flag; gfx9 is wave64 only
+    wave = (["-mwavefrontsize64"] if defs["__HIPWB_WAVE64"]
+            and get_arch(arch).default_wave_size == 32 else [])
+    cmd = [tc.clang, "-x", "hip", f"--offload-arch={arch}", "--offload-device-only",
+           "-nogpuinc", "-nogpulib", "-O2", "-emit-llvm", "-c", "-mprintf-kind=buffered",
+           "-fgpu-rdc", "-fuse-cuid=none",
+           *wave, *[f"-D{k}={v}" for k, v in defs.items()], "-o", tmp, str(DEVLIB_SOURCE)]
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    if p.returncode != 0:
+        Path(tmp).unlink(missing_ok=True)
+        raise DevlibError(f"building hipwb's device library for {arch} failed:\n{p.stderr}")
+    os.replace(tmp, out)
+    return out
+
+
+def link_flags(tc, arch: str, options: Sequence[str], cache_root: Path) -> list[str]:
+    """The -mlink-builtin-bitcode flags of one offline compile for ``arch``."""
+    # ocml first: its references to the __oclc_* constants must exist when hipwb's library
+    # is linked (each library contributes only what is referenced by then)
+    ocml = find_ocml()
+    libs = [ocml] if ocml is not None else []
+    libs.append(hipwb_bitcode(tc, arch, options, cache_root))
+    flags: list[str] = []
+    for lib in libs:
+        flags += ["-Xclang", "-mlink-builtin-bitcode", "-Xclang", str(lib)]
+    return flags

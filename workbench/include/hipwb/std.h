@@ -1,0 +1,58 @@
+/* hipwb/std.h — the C and C++ standard headers HIP's own headers make visible to every kernel.
+ *
+ * ROCm's hip_runtime.h (through clang's __clang_hip_runtime_wrapper.h and __clang_hip_cmath.h)
+ * includes <cmath>, <cstdlib>, <climits>, <limits>, <type_traits> and <utility>, so ordinary HIP
+ * code uses INFINITY/NAN/HUGE_VALF, FLT_MAX/INT_MAX, std::numeric_limits and std::enable_if
+ * without including anything. These are the host's (libstdc++) headers, parsed as HIP clang
+ * parses them for a device compilation: their functions are host functions, and the prelude's
+ * device math (hipwb/math.h, hipwb/math_ocml.h) overloads them by target, as clang's wrapper
+ * headers do. <cstdio>/<cassert> come after hipwb/printf.h's device declarations. Each header is
+ * included only where it exists (a machine without a C++ standard library still gets the rest
+ * of the prelude). <float.h> and <limits.h> are clang's own resource headers.
+ */
+#ifndef HIPWB_STD_H
+#define HIPWB_STD_H
+
+/* memcpy/memset in device code: LLVM expands llvm.memcpy/memset inline for AMDGPU (constant
+ * sizes unrolled, variable sizes as loops: LowerMemIntrinsics), as ROCm's device headers do. */
+extern "C" {
+__attribute__((device)) static inline void *memcpy(void *__d, const void *__s, size_t __n) {
+  return __builtin_memcpy(__d, __s, __n);
+}
+__attribute__((device)) static inline void *memset(void *__d, int __c, size_t __n) {
+  return __builtin_memset(__d, __c, __n);
+}
+}
+
+#include <float.h>
+#include <limits.h>
+
+#if __has_include(<cmath>)
+#include <cmath>
+#endif
+#if __has_include(<cstdlib>)
+#include <cstdlib>
+#endif
+#if __has_include(<cstdio>)
+#include <cstdio>
+#endif
+#if __has_include(<cassert>)
+#include <cassert>
+#endif
+#if __has_include(<cstring>)
+#include <cstring>
+#endif
+#if __has_include(<limits>)
+#include <limits>
+#endif
+#if __has_include(<type_traits>)
+#include <type_traits>
+#endif
+#if __has_include(<utility>)
+#include <utility>
+#endif
+#if __has_include(<new>)
+#include <new>
+#endif
+
+#endif /* HIPWB_STD_H */
