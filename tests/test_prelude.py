@@ -19,6 +19,7 @@ from ulp import signed_log_uniform, ulp_error
 
 import workbench
 from workbench.arch import get as get_arch
+from workbench.devlib import find_ocml
 
 ARCHS = ("gfx90a", "gfx942", "gfx1100", "gfx1201")
 KERNELS = Path(__file__).parent / "kernels" / "prelude"
@@ -114,11 +115,28 @@ extern "C" __global__ void k(float* o, int* n) {
     assert undefined_symbols(co.path) == []
 
 
-def test_double_transcendentals_fail_with_a_clear_message():
-    src = 'extern "C" __global__ void k(double* x) { x[0] = exp(x[1]); }'
+def test_library_math_without_ocml_fails_with_a_clear_message(monkeypatch):
+    """With ocml turned off, a library function fails at its line, naming what to install."""
+    monkeypatch.setenv("HIPWB_OCML", "off")
+    src = 'extern "C" __global__ void k(double* x) {\n  x[0] = exp(x[1]) + log1pf(1.0f);\n}'
     with pytest.raises(workbench.CompileError) as err:
         workbench.compile(src, arch="gfx942")
-    assert "double-precision exp is not available in the offline HIP prelude" in str(err.value)
+    msg = str(err.value)
+    assert "exp needs AMD's device math library (ocml.bc)" in msg
+    assert "rocm-device-libs" in msg and "log1pf" in msg
+
+
+@pytest.mark.skipif(find_ocml() is None, reason="no ocml.bc installed (rocm-device-libs)")
+def test_library_math_links_ocml_and_leaves_no_undefined_symbols():
+    src = """
+extern "C" __global__ void k(double* x, float* y) {
+  x[0] = exp(x[1]) + pow(x[2], 2.5) + tgamma(x[3]) + std::log1p(x[4]);
+  y[0] = log1pf(y[1]) + erfinvf(y[2]) + tgammaf(y[3]) + std::atan2(y[4], y[5]) + -INFINITY;
+}
+"""
+    mod = workbench.compile(src, arch=["gfx942", "gfx1100"])
+    for arch in ("gfx942", "gfx1100"):
+        assert undefined_symbols(mod[arch].path) == []
 
 
 # --------------------------------------------------------------------------------------------

@@ -39,7 +39,11 @@ class DevlibError(RuntimeError):
 
 
 def find_ocml() -> Path | None:
-    """Path of AMD's ocml.bc (see the module docstring for the search order), or None."""
+    """Path of AMD's ocml.bc (see the module docstring for the search order), or None.
+
+    ``HIPWB_OCML=off`` turns ocml off (the prelude's own math only)."""
+    if os.environ.get("HIPWB_OCML", "").lower() in ("off", "0", "no"):
+        return None
     env = os.environ.get("HIPWB_DEVICE_LIB_PATH")
     candidates = [Path(env) / "ocml.bc"] if env else []
     candidates += [_triton_ocml()]

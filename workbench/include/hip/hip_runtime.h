@@ -45,5 +45,6 @@
 #include "../hipwb/bfloat16.h"
 #include "../hipwb/math.h"
 #include "../hipwb/intrinsics.h"
+#include "../hipwb/host_api.h"
 
 #endif /* HIPWB_HIP_RUNTIME_H */

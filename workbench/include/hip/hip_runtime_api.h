@@ -1,7 +1,6 @@
-/* hip/hip_runtime_api.h — HIP's runtime API header; offline there is no host API, so it is
- * the device prelude.
- * Kept so that kernels written for ROCm can include it unchanged; it includes the whole
- * prelude (hip/hip_runtime.h), as ROCm's own headers pull in the runtime as well. */
+/* hip/hip_runtime_api.h — HIP's runtime API header: the device prelude (hip/hip_runtime.h),
+ * which also declares the host API (hipwb/host_api.h) so that host code parses. Kept so that
+ * code written for ROCm can include it unchanged. */
 #ifndef HIPWB_HIP_HIP_RUNTIME_API_H
 #define HIPWB_HIP_HIP_RUNTIME_API_H
 #include "hip_runtime.h"

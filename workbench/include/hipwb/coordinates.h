@@ -130,7 +130,15 @@ static __attribute__((device)) const __hipwb_grid_dim_t gridDim = {};
 #if defined(__AMDGCN_WAVEFRONT_SIZE__)
 static constexpr int warpSize = __AMDGCN_WAVEFRONT_SIZE__;
 #else
-#define warpSize ((int)__builtin_amdgcn_wavefrontsize())
+/* An object converting to the wave size, not a macro: a macro would also rewrite member names
+ * such as hipDeviceProp_t::warpSize in host code (`prop.warpSize`). Like ROCm 7's warpSize it is
+ * not a constant expression. */
+struct __hipwb_warp_size_t {
+  __attribute__((device, always_inline)) operator int() const {
+    return __builtin_amdgcn_wavefrontsize();
+  }
+};
+static constexpr __hipwb_warp_size_t warpSize = {};
 #endif
 
 /* HIP's legacy coordinate macros. */
