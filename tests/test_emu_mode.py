@@ -57,7 +57,7 @@ def test_division_with_flushed_denormals(mod_ftz):
     """-fgpu-flush-denormals-to-zero: LLVM turns f32 denormals on around the Newton-Raphson
     core of a/b (s_setreg_imm32_b32 ... 3 / ... 0); the result is the correctly rounded
     quotient of the flushed inputs, flushed."""
-    lst = mod_ftz["gfx942"].listing("fdiv")
+    lst = mod_ftz["gfx942"].listing("fdiv_kernel")
     assert sum(i.mnemonic == "s_setreg_imm32_b32" for i in lst) == 2
     rng = np.random.default_rng(0)
     n = 1024
@@ -66,7 +66,7 @@ def test_division_with_flushed_denormals(mod_ftz):
     a[:8] = [1e-40, 1.0, 3.0, 1e-38, 0.0, np.inf, 2.0**-100, 1.5e-38]
     b[:8] = [1.0, 1e-40, 7.0, 3.0, 5.0, 2.0, 2.0**30, 1.0 + 2.0**-23]
     o = np.zeros(n, np.float32)
-    Kernel(mod_ftz, "fdiv", device="emulator")[n // 64, 64](a, b, o)
+    Kernel(mod_ftz, "fdiv_kernel", device="emulator")[n // 64, 64](a, b, o)
     with np.errstate(all="ignore"):
         want = _flush((_flush(a).astype(np.float64) / _flush(b)).astype(np.float32))
     nan = np.isnan(want)
@@ -88,7 +88,7 @@ def test_division_full_range_is_correctly_rounded(mod):
     sp = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 1e-45, 3.4e38, 1.0], np.float32)
     a[:64], b[:64] = np.repeat(sp, 8), np.tile(sp, 8)
     o = np.zeros(n, np.float32)
-    Kernel(mod, "fdiv", device="emulator")[n // 256, 256](a, b, o)
+    Kernel(mod, "fdiv_kernel", device="emulator")[n // 256, 256](a, b, o)
     # f64 quotient, then f32: no double-rounding issue (53 >= 2*24 + 2 bits)
     with np.errstate(all="ignore"):
         want = (a.astype(np.float64) / b).astype(np.float32)

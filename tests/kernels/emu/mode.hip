@@ -1,5 +1,6 @@
 // The MODE hardware register: s_getreg_b32 / s_setreg_b32 / s_setreg_imm32_b32.
-extern "C" __global__ void fdiv(const float* a, const float* b, float* o) {
+// (not named fdiv: <cmath>, which HIP's headers include, declares glibc's fdiv narrowing function)
+extern "C" __global__ void fdiv_kernel(const float* a, const float* b, float* o) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   o[i] = a[i] / b[i];  // with -fgpu-flush-denormals-to-zero: denormals switched on inside
 }

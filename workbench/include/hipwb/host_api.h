@@ -179,6 +179,11 @@ typedef enum hipDeviceAttribute_t {
   hipDeviceAttributeL2CacheSize,
   hipDeviceAttributeMaxThreadsPerMultiProcessor,
   hipDeviceAttributeCooperativeLaunch,
+  hipDeviceAttributeImageSupport,
+  hipDeviceAttributeConcurrentKernels,
+  hipDeviceAttributeManagedMemory,
+  hipDeviceAttributeUnifiedAddressing,
+  hipDeviceAttributeMaxSharedMemoryPerMultiprocessor,
 } hipDeviceAttribute_t;
 
 typedef enum hipFuncCache_t {
@@ -331,6 +336,7 @@ __HIPWB_HOST hipError_t hipDeviceGetAttribute(int *value, hipDeviceAttribute_t a
 __HIPWB_HOST hipError_t hipDeviceSetCacheConfig(hipFuncCache_t config);
 __HIPWB_HOST hipError_t hipDeviceCanAccessPeer(int *can, int device, int peer);
 __HIPWB_HOST hipError_t hipDeviceEnablePeerAccess(int peer, unsigned int flags);
+__HIPWB_HOST hipError_t hipDeviceDisablePeerAccess(int peer);
 __HIPWB_HOST hipError_t hipDriverGetVersion(int *version);
 __HIPWB_HOST hipError_t hipRuntimeGetVersion(int *version);
 __HIPWB_HOST hipError_t hipGetLastError(void);
@@ -429,6 +435,14 @@ __HIPWB_HOST inline hipError_t hipMemcpyFromSymbol(void *dst, const T &symbol, s
                                                    hipMemcpyKind kind = hipMemcpyDeviceToHost) {
   return hipMemcpyFromSymbol(dst, (const void *)&symbol, n, offset, kind);
 }
+template <typename T>
+__HIPWB_HOST inline hipError_t hipGetSymbolAddress(void **dev, const T &symbol) {
+  return hipGetSymbolAddress(dev, (const void *)&symbol);
+}
+template <typename T>
+__HIPWB_HOST inline hipError_t hipGetSymbolSize(size_t *size, const T &symbol) {
+  return hipGetSymbolSize(size, (const void *)&symbol);
+}
 template <typename F>
 __HIPWB_HOST inline hipError_t hipFuncGetAttributes(hipFuncAttributes *attr, F func) {
   return hipFuncGetAttributes(attr, (const void *)func);
@@ -471,12 +485,22 @@ __HIPWB_HOST inline hipChannelFormatDesc hipCreateChannelDesc() {
                                                      : hipChannelFormatKindUnsigned);
 }
 
-/* hipLaunchKernelGGL(kernel, grid, block, shmem, stream, args...): a triple-chevron launch */
-#define hipLaunchKernelGGL(kernel, grid, block, shmem, stream, ...)                          \
-  do {                                                                                       \
-    kernel<<<(grid), (block), (shmem), (stream)>>>(__VA_ARGS__);                             \
-  } while (0)
+/* hipLaunchKernelGGL(kernel, grid, block, shmem, stream, args...): a triple-chevron launch.
+ * A function template, as HIP's own under HIP_TEMPLATE_KERNEL_LAUNCH: `kernel<A, B>` passes as
+ * one argument (a macro would split it at the comma), and a kernel template named without its
+ * arguments converts to F's default, a pointer to a kernel taking exactly the launch's argument
+ * types. Naming the kernel in host code makes the device compilation emit that instantiation. */
+template <typename... Args, typename F = void (*)(Args...)>
+__attribute__((host)) inline void hipLaunchKernelGGL(F kernel, const dim3 &grid,
+                                                     const dim3 &block, unsigned int shmem,
+                                                     hipStream_t stream, Args... args) {
+  kernel<<<grid, block, shmem, stream>>>(args...);
+}
 #define HIP_KERNEL_NAME(...) __VA_ARGS__
+/* hipModuleLaunchKernel's `extra` array markers (HIP's values) */
+#define HIP_LAUNCH_PARAM_BUFFER_POINTER ((void *)0x01)
+#define HIP_LAUNCH_PARAM_BUFFER_SIZE ((void *)0x02)
+#define HIP_LAUNCH_PARAM_END ((void *)0x03)
 #define HIP_SYMBOL(X) X
 
 /* device-side texture fetches: not offline (see the header comment) */

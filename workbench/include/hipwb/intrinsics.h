@@ -3,7 +3,8 @@
  * Bit operations map onto clang's generic builtins, which LLVM selects to single instructions
  * (v_bcnt_u32_b32, v_ffbh_u32 / s_flbit, v_ffbl_b32, v_bfrev_b32, v_mul_hi_*):
  *   __popc, __popcll, __clz, __clzll, __ffs, __ffsll, __brev, __brevll, __mulhi, __umulhi,
- *   __mul64hi, __umul64hi, __mul24, __umul24, __sad, __usad, __byte_perm, __funnelshift_l/r.
+ *   __mul64hi, __umul64hi, __mul24, __umul24, __sad, __usad, __byte_perm, __funnelshift_l/r,
+ *   __bitextract_u32/u64 (v_bfe_u32), __bitinsert_u32/u64.
  * __ldg(p) (a plain load, as in HIP) and __trap() (__builtin_trap: s_trap).
  * Clocks:
  *   clock64(), __clock64()   __builtin_readcyclecounter: s_memtime on gfx9, the 20-bit
@@ -78,6 +79,38 @@ __HIPWB_FN_INLINE unsigned int __funnelshift_l(unsigned int lo, unsigned int hi,
 }
 __HIPWB_FN_INLINE unsigned int __funnelshift_r(unsigned int lo, unsigned int hi, unsigned int s) {
   return (unsigned int)((((unsigned long long)hi << 32) | lo) >> (s & 31));
+}
+
+/* HIP's bit-field extract/insert: `width` bits of src0 from bit `offset`; offset and width are
+ * taken modulo the operand size, as v_bfe_u32 reads bits [4:0] of its operands (CDNA3 ISA,
+ * "V_BFE_U32"); width 0 gives 0 (extract) or src0 unchanged (insert). */
+__HIPWB_FN_INLINE unsigned int __bitextract_u32(unsigned int src0, unsigned int offset,
+                                                unsigned int width) {
+  return __builtin_amdgcn_ubfe(src0, offset, width);
+}
+__HIPWB_FN_INLINE unsigned long long __bitextract_u64(unsigned long long src0,
+                                                      unsigned int offset, unsigned int width) {
+  offset &= 63;
+  width &= 63;
+  if (width == 0)
+    return 0;
+  unsigned long long v = src0 >> offset;
+  return width >= 64 - offset ? v : v & ((1ull << width) - 1);
+}
+__HIPWB_FN_INLINE unsigned int __bitinsert_u32(unsigned int src0, unsigned int src1,
+                                               unsigned int offset, unsigned int width) {
+  offset &= 31;
+  width &= 31;
+  unsigned int mask = ((1u << width) - 1) << offset;
+  return (src0 & ~mask) | ((src1 << offset) & mask);
+}
+__HIPWB_FN_INLINE unsigned long long __bitinsert_u64(unsigned long long src0,
+                                                     unsigned long long src1,
+                                                     unsigned int offset, unsigned int width) {
+  offset &= 63;
+  width &= 63;
+  unsigned long long mask = ((1ull << width) - 1) << offset;
+  return (src0 & ~mask) | ((src1 << offset) & mask);
 }
 
 /* CUDA's read-only-cache load: on AMD GPUs every global load goes through the same caches, so
