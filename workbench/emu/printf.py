@@ -12,8 +12,9 @@ a uint32 write offset and a uint32 size; frames follow from byte 8:
     arguments        %s: the string's bytes with NUL, padded to 8; others: 8 bytes each
                      (32-bit integers zero-extended, float widened to double)
 
-Frames are in allocation order: the emulator runs a wave's lanes in lane order and the waves of
-a launch in order, so output is ordered by wave, then lane.
+Frames are in allocation order: the emulator runs a wave's lanes in lane order and advances the
+waves that stand at the same instruction together, in wave order, so each printf call prints
+for all those waves (by wave, then lane) before the next call's lines.
 """
 from __future__ import annotations
 
@@ -108,7 +109,10 @@ def format_frame(fmt: str, args: bytes) -> str:
         if conv in "di":
             return (spec + "d") % _signed(v, bits)
         if conv in "ouxX":
-            return (spec + conv) % (v & ((1 << bits) - 1))
+            u = v & ((1 << bits) - 1)
+            if u == 0:  # C's '#' adds no 0x prefix to zero (Python's does)
+                spec = spec.replace("#", "")
+            return (spec + ("d" if conv == "u" else conv)) % u
         if conv == "c":
             return (spec + "c") % chr(v & 0xFF)
         if conv == "p":
