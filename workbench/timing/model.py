@@ -43,6 +43,8 @@ NOTES = (
     "sched_barrier/sched_group_barrier are compile-time only.",
     "When fewer workgroups were emulated than a CU holds, their streams are replayed for the "
     "others (long kernels emulate one workgroup).",
+    "Not modelled: clock drop under power limits (the peak clock is used), instruction-cache "
+    "misses, L1/TLB/Infinity-Cache effects, imbalance between XCDs, dispatch delays.",
 )
 
 
