@@ -86,6 +86,23 @@ __device__ __forceinline__ float wave_reduce(float v, float, Op op) {
 __device__ __forceinline__ float wave_max(float v) { return wave_reduce(v, SM_NEG_INF, OpMax()); }
 __device__ __forceinline__ float wave_sum(float v) { return wave_reduce(v, 0.0f, OpSum()); }
 
+// exp(d) two ways. ExpLib: the math library's expf (on AMD about 15 VALU instructions: range
+// reduction, v_exp_f32, v_ldexp_f32 and overflow/underflow selects). ExpFast: 2^(d * log2 e)
+// with v_exp_f32 alone (CDNA3 ISA V_EXP_F32: 2^x, 1 ULP; results in the denormal range flush to
+// 0), the form HipKittens' attention uses (tutorial_perf_anchors.md §1.7). d <= 0 here (x - max).
+struct ExpLib {
+  __device__ float operator()(float d) const { return expf(d); }
+};
+struct ExpFast {
+  __device__ float operator()(float d) const {
+#if defined(__AMDGCN__)
+    return __builtin_amdgcn_exp2f(d * 1.4426950408889634f);
+#else
+    return exp2f(d * 1.4426950408889634f);
+#endif
+  }
+};
+
 // Online softmax (Milakov & Gimelshein, arXiv 1805.02867): a running max m and a running sum s
 // of exp(x - m). Folding in x: when the max grows, the old sum is rescaled by exp(m_old - m_new).
 // A state that has seen nothing (m = -inf, s = 0) contributes nothing (its scale is 0, not
@@ -94,32 +111,40 @@ struct Online {
   float m, s;
 };
 
-__device__ __forceinline__ float sm_scale(float m_old, float m_new) {
-  return m_old == SM_NEG_INF ? 0.0f : expf(m_old - m_new);
+template <class Exp = ExpLib>
+__device__ __forceinline__ float sm_scale(float m_old, float m_new, Exp ex = Exp()) {
+  return m_old == SM_NEG_INF ? 0.0f : ex(m_old - m_new);
 }
 
-__device__ __forceinline__ Online online_add(Online a, float x) {
+template <class Exp = ExpLib>
+__device__ __forceinline__ Online online_add(Online a, float x, Exp ex = Exp()) {
   float m = fmaxf(a.m, x);
-  float e = (x == SM_NEG_INF) ? 0.0f : expf(x - m);
-  return {m, a.s * sm_scale(a.m, m) + e};
+  float e = (x == SM_NEG_INF) ? 0.0f : ex(x - m);
+  return {m, a.s * sm_scale(a.m, m, ex) + e};
 }
 
-__device__ __forceinline__ Online online_merge(Online a, Online b) {
+template <class Exp = ExpLib>
+__device__ __forceinline__ Online online_merge(Online a, Online b, Exp ex = Exp()) {
   float m = fmaxf(a.m, b.m);
-  return {m, a.s * sm_scale(a.m, m) + b.s * sm_scale(b.m, m)};
+  return {m, a.s * sm_scale(a.m, m, ex) + b.s * sm_scale(b.m, m, ex)};
 }
 
 // Wave-wide merge of per-lane states: the wave's max, then every lane's sum rescaled to it.
-__device__ __forceinline__ Online wave_online(Online a) {
+template <class Exp = ExpLib>
+__device__ __forceinline__ Online wave_online(Online a, Exp ex = Exp()) {
   float m = wave_max(a.m);
-  return {m, wave_sum(a.s * sm_scale(a.m, m))};
+  return {m, wave_sum(a.s * sm_scale(a.m, m, ex))};
 }
 
 // bf16 <-> fp32 on raw bits: bf16 is the top half of an fp32; rounding to nearest even.
 __device__ __forceinline__ float bf16_to_f32(unsigned short b) {
   return SM_AS_FLOAT((unsigned int)b << 16);
 }
+// On AMD clang's __bf16 conversion (gfx950: v_cvt_pk_bf16_f32; gfx942: an integer sequence).
 __device__ __forceinline__ unsigned short f32_to_bf16(float f) {
+#if defined(__AMDGCN__)
+  return __builtin_bit_cast(unsigned short, (__bf16)f);
+#endif
   unsigned int u = SM_AS_UINT(f);
   if ((u & 0x7fffffffu) > 0x7f800000u) return (unsigned short)((u >> 16) | 0x40);  // quiet NaN
   u += 0x7fffu + ((u >> 16) & 1u);

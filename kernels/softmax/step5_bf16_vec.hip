@@ -4,7 +4,8 @@
 // A row starts at a 16-byte boundary only when cols is a multiple of 8; the kernel therefore
 // splits each row into a scalar head (up to the first 16-byte boundary), a vector body and a
 // scalar tail. Per vector the online update is done once for 8 values (one rescale per 8).
-// One wave per row, online (step 4).
+// One wave per row, online (step 4). The exponentials become ExpFast (v_exp_f32 on x - max
+// times log2 e, softmax_common.h): the library expf made this kernel VALU-bound.
 #include "softmax_common.h"
 
 #define BLOCK 256
@@ -20,8 +21,8 @@ __device__ __forceinline__ Online online_add8(Online a, const float* f) {
   float mb = f[0];
   for (int i = 1; i < 8; ++i) mb = fmaxf(mb, f[i]);
   float m = fmaxf(a.m, mb), e = 0.0f;
-  for (int i = 0; i < 8; ++i) e += (f[i] == SM_NEG_INF) ? 0.0f : expf(f[i] - m);
-  return {m, a.s * sm_scale(a.m, m) + e};
+  for (int i = 0; i < 8; ++i) e += (f[i] == SM_NEG_INF) ? 0.0f : ExpFast()(f[i] - m);
+  return {m, a.s * sm_scale(a.m, m, ExpFast()) + e};
 }
 
 // Launch: softmax_bf16[ceil(rows / (256 / warpSize)), 256](x, y, rows, cols)  (x, y: uint16 bits)
@@ -46,20 +47,22 @@ softmax_bf16(const unsigned short* __restrict__ x, unsigned short* __restrict__ 
     unpack8(xv[v], f);
     st = online_add8(st, f);
   }
-  for (int c = lane; c < head; c += warpSize) st = online_add(st, bf16_to_f32(xr[c]));
-  for (int c = body_end + lane; c < cols; c += warpSize) st = online_add(st, bf16_to_f32(xr[c]));
-  st = wave_online(st);
+  for (int c = lane; c < head; c += warpSize)
+    st = online_add(st, bf16_to_f32(xr[c]), ExpFast());
+  for (int c = body_end + lane; c < cols; c += warpSize)
+    st = online_add(st, bf16_to_f32(xr[c]), ExpFast());
+  st = wave_online(st, ExpFast());
   float inv = 1.0f / st.s;
   for (int v = lane; v < nvec; v += warpSize) {
     unpack8(xv[v], f);
     u32x4 q;
     for (int i = 0; i < 4; ++i)
-      q.w[i] = (unsigned int)f32_to_bf16(expf(f[2 * i] - st.m) * inv) |
-             ((unsigned int)f32_to_bf16(expf(f[2 * i + 1] - st.m) * inv) << 16);
+      q.w[i] = (unsigned int)f32_to_bf16(ExpFast()(f[2 * i] - st.m) * inv) |
+             ((unsigned int)f32_to_bf16(ExpFast()(f[2 * i + 1] - st.m) * inv) << 16);
     yv[v] = q;
   }
   for (int c = lane; c < head; c += warpSize)
-    yr[c] = f32_to_bf16(expf(bf16_to_f32(xr[c]) - st.m) * inv);
+    yr[c] = f32_to_bf16(ExpFast()(bf16_to_f32(xr[c]) - st.m) * inv);
   for (int c = body_end + lane; c < cols; c += warpSize)
-    yr[c] = f32_to_bf16(expf(bf16_to_f32(xr[c]) - st.m) * inv);
+    yr[c] = f32_to_bf16(ExpFast()(bf16_to_f32(xr[c]) - st.m) * inv);
 }

@@ -5,7 +5,7 @@
 // each wave merges its lanes (DPP / __shfl_xor, step 4), wave leader writes its (m, s) to LDS, and
 // after one barrier every thread merges the 16 pairs (the same online_merge; the split/merge of
 // online softmax is what FlashAttention's split-KV "combine" does across workgroups). Then a
-// normalising pass. bf16 in/out, fp32 math, head/body/tail as in step 5.
+// normalising pass. bf16 in/out, fp32 math, head/body/tail and ExpFast as in step 5.
 #include "softmax_common.h"
 
 #define BLOCK 1024
@@ -21,8 +21,8 @@ __device__ __forceinline__ Online online_add8(Online a, const float* f) {
   float mb = f[0];
   for (int i = 1; i < 8; ++i) mb = fmaxf(mb, f[i]);
   float m = fmaxf(a.m, mb), e = 0.0f;
-  for (int i = 0; i < 8; ++i) e += (f[i] == SM_NEG_INF) ? 0.0f : expf(f[i] - m);
-  return {m, a.s * sm_scale(a.m, m) + e};
+  for (int i = 0; i < 8; ++i) e += (f[i] == SM_NEG_INF) ? 0.0f : ExpFast()(f[i] - m);
+  return {m, a.s * sm_scale(a.m, m, ExpFast()) + e};
 }
 
 // Launch: softmax_long[rows, 1024](x, y, rows, cols)  (x, y: uint16 bits)
@@ -47,27 +47,30 @@ softmax_long(const unsigned short* __restrict__ x, unsigned short* __restrict__ 
     unpack8(xv[v], f);
     st = online_add8(st, f);
   }
-  for (int c = t; c < head; c += BLOCK) st = online_add(st, bf16_to_f32(xr[c]));
-  for (int c = body_end + t; c < cols; c += BLOCK) st = online_add(st, bf16_to_f32(xr[c]));
-  st = wave_online(st);  // every lane of the wave holds the wave's (m, s)
+  for (int c = t; c < head; c += BLOCK)
+    st = online_add(st, bf16_to_f32(xr[c]), ExpFast());
+  for (int c = body_end + t; c < cols; c += BLOCK)
+    st = online_add(st, bf16_to_f32(xr[c]), ExpFast());
+  st = wave_online(st, ExpFast());  // every lane of the wave holds the wave's (m, s)
   if (lane == 0) {
     part_m[wave] = st.m;
     part_s[wave] = st.s;
   }
   __syncthreads();
   Online all = {SM_NEG_INF, 0.0f};
-  for (int w = 0; w < nwaves; ++w) all = online_merge(all, Online{part_m[w], part_s[w]});
+  for (int w = 0; w < nwaves; ++w)
+    all = online_merge(all, Online{part_m[w], part_s[w]}, ExpFast());
   float inv = 1.0f / all.s;
   for (int v = t; v < nvec; v += BLOCK) {
     unpack8(xv[v], f);
     u32x4 q;
     for (int i = 0; i < 4; ++i)
-      q.w[i] = (unsigned int)f32_to_bf16(expf(f[2 * i] - all.m) * inv) |
-             ((unsigned int)f32_to_bf16(expf(f[2 * i + 1] - all.m) * inv) << 16);
+      q.w[i] = (unsigned int)f32_to_bf16(ExpFast()(f[2 * i] - all.m) * inv) |
+             ((unsigned int)f32_to_bf16(ExpFast()(f[2 * i + 1] - all.m) * inv) << 16);
     yv[v] = q;
   }
   for (int c = t; c < head; c += BLOCK)
-    yr[c] = f32_to_bf16(expf(bf16_to_f32(xr[c]) - all.m) * inv);
+    yr[c] = f32_to_bf16(ExpFast()(bf16_to_f32(xr[c]) - all.m) * inv);
   for (int c = body_end + t; c < cols; c += BLOCK)
-    yr[c] = f32_to_bf16(expf(bf16_to_f32(xr[c]) - all.m) * inv);
+    yr[c] = f32_to_bf16(ExpFast()(bf16_to_f32(xr[c]) - all.m) * inv);
 }
