@@ -121,12 +121,19 @@ def test_attention_isa(arch):
     assert mod.kernels["attention_tile"].resources.lds_bytes == 0
 
 
+CONTROLS = ["quad_perm:[1,0,3,2]", "quad_perm:[2,3,0,1]", "row_half_mirror", "row_mirror",
+            "row_bcast:15 row_mask:0xa", "row_bcast:31 row_mask:0xc"]
+
+
 def test_dpp_probe_lanes():
     """The DPP stages read the lanes the tutorial's picture says (from the emulator's run)."""
     mod = S.compile_file("step3_wave_row.hip", "gfx942")
-    src = np.zeros(6 * 64, np.float32)
-    wb.Kernel(mod, "wave_probe", device="emulator:gfx942")[1, 64](src)
-    src = src.reshape(6, 64).astype(int)
+    src = np.zeros((6, 64), np.float32)
+    for k in range(6):
+        wb.Kernel(mod, f"wave_probe_{k}", device="emulator:gfx942")[1, 64](src[k])
+        dpp = [i.text for i in mod["gfx942"].listing(f"wave_probe_{k}") if "_dpp" in i.mnemonic]
+        assert len(dpp) == 1 and CONTROLS[k] in dpp[0]
+    src = src.astype(int)
     lane = np.arange(64)
     assert (src[0] == lane ^ 1).all() and (src[1] == lane ^ 2).all()
     assert (src[2] == (lane & ~7) + 7 - (lane & 7)).all()

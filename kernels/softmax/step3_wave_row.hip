@@ -4,7 +4,7 @@
 //                       row_mirror, row_bcast:15, row_bcast:31, v_readlane), AMD wave64 only;
 //   softmax_wave_shfl : the __shfl_xor butterfly (clang lowers it to ds_swizzle / ds_bpermute,
 //                       which use the LDS crossbar but no LDS memory); portable (NVIDIA: 32 lanes).
-// wave_probe runs the DPP stages on the lane ids, so the notebook can draw which lane each lane
+// wave_probe_<k> runs DPP stage k on the lane ids, so the notebook can draw which lane each lane
 // reads at every stage from the emulator's execution of the real instructions.
 #include "softmax_common.h"
 
@@ -53,15 +53,17 @@ struct OpTakeOther {
   __device__ float operator()(float, float other) const { return other; }
 };
 
-// Launch: wave_probe[1, 64](src) — src[stage * 64 + lane] = the lane whose value lane `lane`
-// received at that stage (-1: the lane kept `old`, its row was masked off).
-extern "C" __global__ void __launch_bounds__(64) wave_probe(float* __restrict__ src) {
-  float id = (float)threadIdx.x;
-  src[0 * 64 + threadIdx.x] = dpp_stage<0>(id, -1.0f, OpTakeOther());
-  src[1 * 64 + threadIdx.x] = dpp_stage<1>(id, -1.0f, OpTakeOther());
-  src[2 * 64 + threadIdx.x] = dpp_stage<2>(id, -1.0f, OpTakeOther());
-  src[3 * 64 + threadIdx.x] = dpp_stage<3>(id, -1.0f, OpTakeOther());
-  src[4 * 64 + threadIdx.x] = dpp_stage<4>(id, -1.0f, OpTakeOther());
-  src[5 * 64 + threadIdx.x] = dpp_stage<5>(id, -1.0f, OpTakeOther());
-}
+// Launch: wave_probe_<k>[1, 64](src), k = 0..5 — src[lane] = the lane whose value lane `lane`
+// received at stage k (-1: the lane kept `old`, its row was masked off). One kernel per stage, so
+// each one's ISA holds exactly that stage's DPP instruction.
+#define WAVE_PROBE(K)                                                          \
+  extern "C" __global__ void __launch_bounds__(64) wave_probe_##K(float* src) { \
+    src[threadIdx.x] = dpp_stage<K>((float)threadIdx.x, -1.0f, OpTakeOther());  \
+  }
+WAVE_PROBE(0)
+WAVE_PROBE(1)
+WAVE_PROBE(2)
+WAVE_PROBE(3)
+WAVE_PROBE(4)
+WAVE_PROBE(5)
 #endif
