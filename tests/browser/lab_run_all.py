@@ -138,15 +138,19 @@ def main(argv: list[str] | None = None) -> int:
     from playwright.sync_api import sync_playwright
 
     tmp = Path(tempfile.mkdtemp(prefix="hipwb-lab-"))
+    # The repository's layout around the copies: tutorials read ../kernels/<topic>/*.hip.
+    (tmp / "kernels").symlink_to(Path(__file__).resolve().parents[2] / "kernels")
+    work = tmp / "notebooks"
+    work.mkdir()
     for nb in a.notebooks:  # outputs cleared: every prompt and output must come from this run
         doc = json.loads(nb.read_text())
         for cell in doc["cells"]:
             if cell["cell_type"] == "code":
                 cell["outputs"], cell["execution_count"] = [], None
         doc["metadata"].pop("widgets", None)
-        (tmp / nb.name).write_text(json.dumps(doc))
+        (work / nb.name).write_text(json.dumps(doc))
     port = free_port()
-    lab = start_lab(tmp, port)
+    lab = start_lab(work, port)
     bad = 0
     try:
         with sync_playwright() as p:
