@@ -1,5 +1,6 @@
 """Timing-model bench: the CDNA4 FP8 GEMM blog's eleven rungs predicted at 4096^3 on MI355X,
-side by side with the published TFLOP/s (shared/reference/tutorial_perf_anchors.md §3.2).
+side by side with the published TFLOP/s (shared/reference/tutorial_perf_anchors.md §3.2),
+run as the kernels tests/gemm_blog.py names for each rung (the blog's configurations).
 
 Prints per rung: modelled TFLOP/s, published TFLOP/s, ratio, whether within +-35%, MFMA
 efficiency, the limiter, and the wall time of the report (target: a 4096^3 GEMM report in

@@ -28,6 +28,9 @@ SOURCES = {
            "s_nop: SIMM16+1 wait states; s_waitcnt field layout)",
     "BENCH": "samuel-bohman/AI-benchmarking-guide, Azure_Results/ND_MI300X_v5_results.md "
              "(HBM bandwidth: Copy 4.11, Mul 4.26, Add 4.14, Triad 4.09 TB/s)",
+    "RPCSOL": "ROCm/rocprofiler-compute src/rocprof_compute_soc/analysis_configs/gfx942 and "
+              "gfx950 0200_system-speed-of-light.yaml (AMD's peak formulas: vL1D Cache BW "
+              "max_sclk x 128 B x CUs; L2 Cache BW max_sclk x 128 B x L2 channels)",
     "ASSUMPTION": "no primary source found in this project's references; a stated model choice",
 }
 
@@ -102,12 +105,12 @@ def _common(lds_read_port: float, lds_read_src: str) -> dict:
                                 "the input port (b32 store: 8 cycles, b128: 20)"),
         "ta_cycles": Param(4, "cycles per instruction",
                            f"{A}: texture addresser takes 16 lanes' addresses per clock"),
-        "l1_bytes_per_clk": Param(64, "B/clk per CU",
-                                  f"{A}: vL1D return path 64 B/clk (rocprof-compute vL1D peak; "
-                                  "not re-read this session)"),
+        "l1_bytes_per_clk": Param(128, "B/clk per CU",
+                                  "RPCSOL (vL1D Cache BW peak = max_sclk x 128 B x CUs: one "
+                                  "128-byte line lookup per CU per clock)"),
         "line_bytes": Param(128, "B", "CDNA3WP (128-byte L2 line)"),
-        "l2_bytes_per_clk_xcd": Param(2048, "B/clk per XCD", "CDNA3WP / MI350DOC: 16 channels x "
-                                      "128 B/clk"),
+        "l2_bytes_per_clk_xcd": Param(2048, "B/clk per XCD", "CDNA3WP / MI350DOC / RPCSOL: 16 "
+                                      "channels x 128 B/clk"),
         "l2_latency": Param(500, "cycles", f"{A}: order of published pointer-chasing results "
                             "(chipsandcheese 'Testing AMD's Giant MI300X'; Tee et al., SC25 MEMO "
                             "workshop) - not re-read this session"),
