@@ -89,11 +89,15 @@ def test_attention_tile_matches_sdpa(arch, nkeys):
     assert np.abs(out - ref).max() < 4e-3
 
 
+# Across rows of 16 lanes: row_bcast + v_readlane on gfx942, the permlane swaps on gfx950.
+CROSS_ROW = {"gfx942": ["row_bcast:15", "row_bcast:31", "v_readlane"],
+             "gfx950": ["v_permlane16_swap_b32", "v_permlane32_swap_b32"]}
 ISA_WANT = {
-    "wave_row": ["row_bcast:15", "row_bcast:31", "row_mirror", "quad_perm", "v_readlane"],
+    "wave_row": ["row_mirror", "row_half_mirror", "quad_perm", "CROSS_ROW"],
     "wave_row_shfl": ["ds_bpermute_b32"],
-    "bf16_vec": ["global_load_dwordx4", "global_store_dwordx4"],
-    "long_rows": ["global_load_dwordx4", "s_barrier", "row_bcast:31"],
+    "online": ["CROSS_ROW"],
+    "bf16_vec": ["global_load_dwordx4", "global_store_dwordx4", "CROSS_ROW"],
+    "long_rows": ["global_load_dwordx4", "s_barrier", "CROSS_ROW"],
 }
 
 
@@ -108,7 +112,11 @@ def test_step_isa(s, arch):
         assert r.vgpr_spills == 0 and r.sgpr_spills == 0
         isa = "\n".join(i.text for i in mod[arch].listing(name))
         for want in ISA_WANT.get(s["name"], []):
-            assert want in isa, f"{want} missing from {name}"
+            for w in CROSS_ROW[arch] if want == "CROSS_ROW" else [want]:
+                assert w in isa, f"{w} missing from {name}"
+        if s["name"] in ("wave_row", "online", "bf16_vec", "long_rows"):
+            other = CROSS_ROW["gfx950" if arch == "gfx942" else "gfx942"]
+            assert not any(w in isa for w in other[:2])
         assert (r.lds_bytes > 0) == (s["name"] in ("block_row", "long_rows"))
 
 
@@ -125,18 +133,24 @@ CONTROLS = ["quad_perm:[1,0,3,2]", "quad_perm:[2,3,0,1]", "row_half_mirror", "ro
             "row_bcast:15 row_mask:0xa", "row_bcast:31 row_mask:0xc"]
 
 
-def test_dpp_probe_lanes():
-    """The DPP stages read the lanes the tutorial's picture says (from the emulator's run)."""
-    mod = S.compile_file("step3_wave_row.hip", "gfx942")
+@pytest.mark.parametrize("arch", list(_archs()))
+def test_dpp_probe_lanes(arch):
+    """The reduction stages read the lanes the tutorial's picture says (from the emulator's run)."""
+    mod = S.compile_file("step3_wave_row.hip", arch)
     src = np.zeros((6, 64), np.float32)
     for k in range(6):
-        wb.Kernel(mod, f"wave_probe_{k}", device="emulator:gfx942")[1, 64](src[k])
-        dpp = [i.text for i in mod["gfx942"].listing(f"wave_probe_{k}") if "_dpp" in i.mnemonic]
-        assert len(dpp) == 1 and CONTROLS[k] in dpp[0]
+        wb.Kernel(mod, f"wave_probe_{k}", device=f"emulator:{arch}")[1, 64](src[k])
+        ins = [i.text for i in mod[arch].listing(f"wave_probe_{k}")
+               if "_dpp" in i.mnemonic or "permlane" in i.mnemonic]
+        want = CONTROLS[k] if k < 4 or arch == "gfx942" else CROSS_ROW["gfx950"][k - 4]
+        assert len(ins) == 1 and want in ins[0]
     src = src.astype(int)
     lane = np.arange(64)
     assert (src[0] == lane ^ 1).all() and (src[1] == lane ^ 2).all()
     assert (src[2] == (lane & ~7) + 7 - (lane & 7)).all()
     assert (src[3] == (lane & ~15) + 15 - (lane & 15)).all()
-    assert (src[4] == np.where((lane // 16) % 2 == 1, (lane // 16) * 16 - 1, -1)).all()
-    assert (src[5] == np.where(lane >= 32, 31, -1)).all()
+    if arch == "gfx942":
+        assert (src[4] == np.where((lane // 16) % 2 == 1, (lane // 16) * 16 - 1, -1)).all()
+        assert (src[5] == np.where(lane >= 32, 31, -1)).all()
+    else:
+        assert (src[4] == lane ^ 16).all() and (src[5] == lane ^ 32).all()

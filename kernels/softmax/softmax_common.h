@@ -49,18 +49,45 @@ __device__ __forceinline__ float dpp(float old, float v) {
       __builtin_bit_cast(int, old), __builtin_bit_cast(int, v), CTRL, ROW_MASK, 0xf, false));
 }
 
-// All-reduce over the wave with DPP: four butterfly stages inside each row of 16 lanes leave the
-// row's total in all 16 lanes; row_bcast:15 then folds row 0 into row 1 and row 2 into row 3,
-// row_bcast:31 folds lane 31 into rows 2 and 3, so lane 63 holds the wave's total, which
-// v_readlane broadcasts to every lane (through an SGPR). Order of stages = STAGE 0..5.
+// All-reduce over the wave. Stages 0-3: a butterfly inside each row of 16 lanes with DPP
+// (quad_perm, row_half_mirror, row_mirror) leaves the row's total in all 16 lanes. Across rows:
+//   gfx942 (and gfx90a): row_bcast:15 folds row 0 into row 1 and row 2 into row 3, row_bcast:31
+//     folds lane 31 into rows 2 and 3, so lane 63 holds the wave's total, which v_readlane_b32
+//     broadcasts (through an SGPR) — the reduction of GPUOpen's "AMD GCN Assembly: Cross-Lane
+//     Operations";
+//   gfx950: v_permlane16_swap_b32 trades odd rows of one register with even rows of another
+//     and v_permlane32_swap_b32 the upper half with the lower (CDNA4 ISA guide, VOP1; the
+//     cross-half exchange HipKittens uses, tutorial_perf_anchors.md §1.7): two swaps of two copies
+//     of v and two ops, and every lane holds the total, no SGPR round trip.
+#if defined(__gfx950__)
+#define SM_PERMLANE_SWAP 1
+template <bool HALVES>
+__device__ __forceinline__ void permlane_swap(float v, float& a, float& b) {
+  unsigned int u = __builtin_bit_cast(unsigned int, v);
+  auto r = HALVES ? __builtin_amdgcn_permlane32_swap(u, u, false, false)
+                  : __builtin_amdgcn_permlane16_swap(u, u, false, false);
+  a = __builtin_bit_cast(float, (unsigned int)r[0]);
+  b = __builtin_bit_cast(float, (unsigned int)r[1]);
+}
+#endif
+
 template <int STAGE, class Op>
 __device__ __forceinline__ float dpp_stage(float v, float identity, Op op) {
   if constexpr (STAGE == 0) return op(v, dpp<DPP_QUAD_PERM(1, 0, 3, 2)>(identity, v));  // i ^ 1
   if constexpr (STAGE == 1) return op(v, dpp<DPP_QUAD_PERM(2, 3, 0, 1)>(identity, v));  // i ^ 2
   if constexpr (STAGE == 2) return op(v, dpp<DPP_ROW_HALF_MIRROR>(identity, v));   // 7 - i in 8
   if constexpr (STAGE == 3) return op(v, dpp<DPP_ROW_MIRROR>(identity, v));        // 15 - i in 16
+#if SM_PERMLANE_SWAP
+  float a, b;
+  if constexpr (STAGE == 4) permlane_swap<false>(v, a, b);  // rows 0 <-> 1, 2 <-> 3
+  if constexpr (STAGE == 5) permlane_swap<true>(v, a, b);   // lanes 0-31 <-> 32-63
+  // a and b are this lane's value and its partner's (a is the partner's in the upper row of
+  // the pair, b in the lower one); max and sum do not care about the order.
+  if constexpr (STAGE == 4 || STAGE == 5) return op(a, b);
+#else
   if constexpr (STAGE == 4) return op(v, dpp<DPP_ROW_BCAST15, 0xa>(identity, v));  // rows 1, 3
   if constexpr (STAGE == 5) return op(v, dpp<DPP_ROW_BCAST31, 0xc>(identity, v));  // rows 2, 3
+#endif
   return v;
 }
 
@@ -72,7 +99,11 @@ __device__ __forceinline__ float wave_reduce(float v, float identity, Op op) {
   v = dpp_stage<3>(v, identity, op);
   v = dpp_stage<4>(v, identity, op);
   v = dpp_stage<5>(v, identity, op);
+#if SM_PERMLANE_SWAP
+  return v;  // every lane already holds the total
+#else
   return __builtin_bit_cast(float, __builtin_amdgcn_readlane(__builtin_bit_cast(int, v), 63));
+#endif
 }
 #else
 // Portable butterfly: after log2(warpSize) __shfl_xor stages every lane holds the total.

@@ -1,7 +1,9 @@
 // Step 3 — one wave per row, reductions in registers: no LDS, no barrier. A 256-thread workgroup
 // handles 4 rows (warpSize = 64 on CDNA). Two versions of the same kernel:
-//   softmax_wave_dpp  : the DPP all-reduce of softmax_common.h (quad_perm, row_half_mirror,
-//                       row_mirror, row_bcast:15, row_bcast:31, v_readlane), AMD wave64 only;
+//   softmax_wave_dpp  : the all-reduce of softmax_common.h: DPP inside rows of 16 lanes
+//                       (quad_perm, row_half_mirror, row_mirror), then across rows row_bcast:15,
+//                       row_bcast:31 and v_readlane on gfx942, v_permlane16_swap and
+//                       v_permlane32_swap on gfx950; AMD CDNA (wave64) only;
 //   softmax_wave_shfl : the __shfl_xor butterfly (clang lowers it to ds_swizzle / ds_bpermute,
 //                       which use the LDS crossbar but no LDS memory); portable (NVIDIA: 32 lanes).
 // wave_probe_<k> runs DPP stage k on the lane ids, so the notebook can draw which lane each lane
@@ -56,9 +58,21 @@ struct OpTakeOther {
 // Launch: wave_probe_<k>[1, 64](src), k = 0..5 — src[lane] = the lane whose value lane `lane`
 // received at stage k (-1: the lane kept `old`, its row was masked off). One kernel per stage, so
 // each one's ISA holds exactly that stage's DPP instruction.
+template <int K>
+__device__ float probe_stage(float id) {
+#if SM_PERMLANE_SWAP
+  if constexpr (K >= 4) {  // the swaps: the partner's value is in a (upper row) or b (lower)
+    float a, b;
+    permlane_swap<K == 5>(id, a, b);
+    bool upper = K == 5 ? threadIdx.x >= 32 : (threadIdx.x / 16) % 2 == 1;
+    return upper ? a : b;
+  }
+#endif
+  return dpp_stage<K>(id, -1.0f, OpTakeOther());
+}
 #define WAVE_PROBE(K)                                                          \
   extern "C" __global__ void __launch_bounds__(64) wave_probe_##K(float* src) { \
-    src[threadIdx.x] = dpp_stage<K>((float)threadIdx.x, -1.0f, OpTakeOther());  \
+    src[threadIdx.x] = probe_stage<K>((float)threadIdx.x);                      \
   }
 WAVE_PROBE(0)
 WAVE_PROBE(1)
