@@ -30,11 +30,13 @@ def load_corpus(path: Path = CORPUS):
 
 
 def run_case(case, directory: Path = CORPUS.parent, seed: int = 0, trace: bool = False,
-             arch: str = "gfx942"):
-    """Compile and launch one corpus case on the emulator for ``arch``, then run its check."""
+             arch: str = "gfx942", wave64: bool = False):
+    """Compile and launch one corpus case on the emulator for ``arch`` (RDNA: wave32, or
+    wave64 with ``wave64``), then run its check."""
     import numpy as np
 
-    mod = wb.compile((directory / case.file).read_text(), arch)
+    opts = ["-mwavefrontsize64"] if wave64 else []
+    mod = wb.compile((directory / case.file).read_text(), arch, opts)
     k = wb.Kernel(mod, case.kernel, device="emulator" if arch == "gfx942" else f"emulator:{arch}")
     args = case.make(np.random.default_rng(seed))
     res = k.launch(case.grid, case.block, *args, dynamic_lds=case.dynamic_lds, trace=trace)
@@ -62,7 +64,8 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python tests/emu_corpus.py",
                                  description="run the emulator corpus, print opcode coverage")
     ap.add_argument("--corpus", type=Path, default=CORPUS, help="path to a corpus.py")
-    ap.add_argument("--arch", default="gfx942", choices=("gfx942", "gfx950"),
+    ap.add_argument("--arch", default="gfx942",
+                    choices=("gfx942", "gfx950", "gfx1100", "gfx1201"),
                     help="compile the corpus for this target (gfx950 needs LLVM >= 20)")
     a = ap.parse_args(argv)
     bad = 0

@@ -2,6 +2,7 @@
 for gfx950, and matches numpy."""
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from emu_corpus import CORPUS, load_corpus, run_case
 
@@ -25,6 +26,28 @@ def test_corpus_case_gfx950(case):
         pytest.skip("gfx950 needs LLVM >= 20")
     res = run_case(case, CORPUS.parent, arch="gfx950")
     assert res.stats["wave_instructions"] > 0
+
+
+RDNA = [(c, arch, w64) for arch in ("gfx1100", "gfx1201") for w64 in (False, True)
+        for c in MOD.CASES]
+
+
+@pytest.mark.parametrize("case,arch,wave64", RDNA,
+                         ids=[f"{c.name}-{a}-w{64 if w else 32}" for c, a, w in RDNA])
+def test_corpus_case_rdna(case, arch, wave64):
+    """The arch-neutral corpus compiled for RDNA3 (gfx1100) and RDNA4 (gfx1201), in wave32 and
+    wave64 (-mwavefrontsize64), runs on ``emulator:<arch>`` and matches the same numpy checks;
+    a kernel written for CDNA builtins is not RDNA code, one written for 64-lane waves runs in
+    wave64 only (the case's ``needs``)."""
+    if case.needs == "cdna":
+        pytest.skip("CDNA-only kernel (MFMA/dot/fp8 builtins, row_bcast or gfx9 buffer asm)")
+    if case.needs == "wave64" and not wave64:
+        pytest.skip("the kernel's lane math assumes 64-lane waves")
+    res = run_case(case, CORPUS.parent, arch=arch, wave64=wave64)
+    assert res.stats["wave_instructions"] > 0
+    assert res.stats["waves"] == (-(-case.block[0] * (case.block[1] if len(case.block) > 1 else 1)
+                           * (case.block[2] if len(case.block) > 2 else 1)
+                           // (64 if wave64 else 32))) * int(np.prod(case.grid))
 
 
 def test_coverage_report_lists_executed_families():

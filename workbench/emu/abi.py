@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from .operands import TTMP_BASE
 from .state import EXEC, FLAT_SCRATCH, LANES, State
 
 # hsa_kernel_dispatch_packet_t (64 bytes): header u16 @0, setup u16 @2, workgroup_size_x/y/z
@@ -38,15 +39,15 @@ def dispatch_packet(grid: tuple, block: tuple, lds: int, scratch: int, kernarg_a
                        0, 0)
 
 
-def waves_per_group(block: tuple) -> int:
-    return (block[0] * block[1] * block[2] + LANES - 1) // LANES
+def waves_per_group(block: tuple, wave: int = LANES) -> int:
+    return (block[0] * block[1] * block[2] + wave - 1) // wave
 
 
 def init_batch(st: State, desc: Any, grid: tuple, block: tuple, wg_ids: np.ndarray,
                kernarg_addr: int, dispatch_addr: int, queue_addr: int, kernarg: np.ndarray,
                scratch_base: int) -> None:
     """Initial SGPRs, v0 and EXEC for the waves of the workgroups ``wg_ids`` ([n, 3])."""
-    wpg = waves_per_group(block)
+    wpg = waves_per_group(block, st.wave)
     n_wg = len(wg_ids)
     st.wg = np.repeat(np.arange(n_wg, dtype=np.int64), wpg)
     st.wave_in_wg = np.tile(np.arange(wpg, dtype=np.int64), n_wg)
@@ -86,6 +87,13 @@ def init_batch(st: State, desc: Any, grid: tuple, block: tuple, wg_ids: np.ndarr
     # system SGPRs start at USER_SGPR_COUNT (RSRC2 bits 5:1)
     s = desc.user_sgpr_count
     ex, ey, ez = desc.enable_sgpr_workgroup_id
+    if st.gen >= 12:
+        # GFX12 architected SGPRs: workgroup id X in TTMP9, Y in TTMP7[15:0], Z in TTMP7[31:16],
+        # not in system SGPRs (LLVM AMDGPUUsage "Architected SGPRs", GFX12)
+        wid = st.wg_global.astype(np.uint32)
+        S[TTMP_BASE + 9, :] = wid[:, 0]
+        S[TTMP_BASE + 7, :] = (wid[:, 1] & 0xFFFF) | (wid[:, 2] << np.uint32(16))
+        ex = ey = ez = 0
     for dim, en in enumerate((ex, ey, ez)):
         if en:
             S[s, :] = st.wg_global[:, dim].astype(np.uint32)
@@ -104,8 +112,8 @@ def init_batch(st: State, desc: Any, grid: tuple, block: tuple, wg_ids: np.ndarr
         S[FLAT_SCRATCH + 1, :] = (scratch_base >> 32) & 0xFFFFFFFF
     # work-item ids and EXEC
     nthreads = block[0] * block[1] * block[2]
-    lin = st.wave_in_wg[:, None] * LANES + np.arange(LANES)[None, :]  # [W, 64]
-    valid = lin < nthreads
+    lin = st.wave_in_wg[:, None] * st.wave + np.arange(LANES)[None, :]  # [W, 64]
+    valid = (lin < nthreads) & (np.arange(LANES) < st.wave)[None, :]
     x = lin % block[0]
     y = (lin // block[0]) % block[1]
     z = lin // (block[0] * block[1])

@@ -30,6 +30,8 @@ from . import families  # noqa: F401  (registers every family's semantics)
 from .errors import EmulatorError, UnknownInstruction
 from .fam_mode import mode_fields, static_effect
 from .operands import OperandError, parse_operand, split_operands
+from .rdna import encoded_words as rdna_encoded_words
+from .rdna import generation, normalize_mods, rename
 from .registry import BRANCH, Decoded, Exec, as_exec, lookup
 
 SUFFIXES = ("_e32", "_e64", "_dpp", "_sdwa")
@@ -127,6 +129,8 @@ class ProgramInfo:
     ieee_mode: bool = True
     mode: int = -1  # MODE register bits in force at the instruction (fam_mode); -1 = unknown
     arch: str = "gfx942"  # the code object's target (MFMA layouts, per-arch instruction sets)
+    wave: int = 64  # wavefront size (RDNA: 32 unless the code object is wave64)
+    gen: int = 9  # ISA generation: 9 (CDNA), 11 (RDNA3), 12 (RDNA4)
 
 
 def split_mnemonic(m: str) -> tuple[str, str]:
@@ -141,7 +145,7 @@ class Program:
 
     def __init__(self, listing: Any, name: str, denorm32: int = 3, denorm16_64: int = 3,
                  dx10_clamp: bool = True, ieee_mode: bool = True, mode: int | None = None,
-                 arch: str = "gfx942") -> None:
+                 arch: str = "gfx942", wave: int = 64) -> None:
         self.listing = listing
         self.insts = list(listing)
         self.index = {ins.addr: i for i, ins in enumerate(self.insts)}
@@ -162,7 +166,9 @@ class Program:
         if mode is None:  # round-to-nearest-even with the given denormal/clamp/IEEE modes
             mode = (denorm32 & 3) << 4 | (denorm16_64 & 3) << 6 | int(dx10_clamp) << 8 \
                 | int(ieee_mode) << 9
-        self.info = ProgramInfo(name, max_v + 1, max_a + 1, **mode_fields(mode), arch=arch)
+        gen = generation(arch)
+        self.info = ProgramInfo(name, max_v + 1, max_a + 1, **mode_fields(mode), arch=arch,
+                                wave=wave, gen=gen)
         self.execs: list[Exec] = []
         self.unsupported: list[tuple[int, str]] = []
         self.decoded: list[Decoded] = []
@@ -171,7 +177,12 @@ class Program:
         self.modes: list[int] = []
         for ins, (_pos, ops, mods) in zip(self.insts, parsed):
             base, enc = split_mnemonic(ins.mnemonic)
-            check_length(ins, enc)
+            if gen == 9:
+                check_length(ins, enc)
+            else:  # RDNA: GFX11/GFX12 formats; renamed mnemonics run the gfx9 semantics
+                check_length(ins, enc, gen)
+                base = rename(base)
+                mods = normalize_mods(mods, gen)
             info = variants.get(mode)
             if info is None:
                 info = variants[mode] = replace(self.info, **mode_fields(mode))
@@ -208,18 +219,27 @@ class Program:
             return _raiser(err)
 
 
-def check_length(ins: Any, enc: str) -> None:
+def check_length(ins: Any, enc: str, gen: int = 9) -> None:
     """The listing's word count must equal the length the encoding bits imply, and the format
     must fit the mnemonic (catches any parse/format mix-up between listing and decoder)."""
-    fmt, n = encoded_words(ins.mnemonic, ins.words)
+    if gen == 9:
+        fmt, n = encoded_words(ins.mnemonic, ins.words)
+    else:
+        fmt, n = rdna_encoded_words(ins.mnemonic, ins.words, gen)
     why = None
     if len(ins.words) != n:
         why = f"its {fmt} encoding implies {n}"
+    elif gen > 9 and ins.mnemonic.startswith("v_dual_") and fmt != "VOPD":
+        why = f"a VOPD mnemonic in a {fmt} encoding"
+    elif gen > 9 and fmt == "VOPD":
+        pass
+    elif gen > 9 and enc == "dpp" and fmt in ("VOP3", "VOP3P"):
+        pass  # VOP3 with DPP (GFX11+)
     elif enc == "e64" and fmt not in ("VOP3", "VOP3P"):
         why = f"an _e64 mnemonic in a {fmt} encoding"
     elif enc in ("e32", "dpp", "sdwa") and fmt not in ("VOP1", "VOP2", "VOPC"):
         why = f"an _{enc} mnemonic in a {fmt} encoding"
-    elif enc == "dpp" and ins.words[0] & 0x1FF != SRC_DPP:
+    elif enc == "dpp" and gen == 9 and ins.words[0] & 0x1FF != SRC_DPP:
         why = "a _dpp mnemonic without the DPP src0 code 250"
     elif enc == "sdwa" and ins.words[0] & 0x1FF != SRC_SDWA:
         why = "an _sdwa mnemonic without the SDWA src0 code 249"

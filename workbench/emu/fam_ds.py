@@ -272,7 +272,7 @@ def _build_permute(d: Decoded):
         a = st.R[ra, g.ix].astype(np.int64) + off
         if st.trace is not None:
             st.trace.ds(st, g, d, a, 4)
-        lane = (a >> 2) & 63
+        lane = (a >> 2) & (st.wave - 1)  # wave32: lanes wrap at 32 (RDNA3 ISA DS_BPERMUTE)
         src = np.where(m, st.R[rd, g.ix], U32(0))  # disabled lanes contribute 0
         if back:
             out = np.take_along_axis(src, lane, axis=1)

@@ -53,6 +53,9 @@ def hwreg_fields(word0: int) -> tuple[int, int, int]:
 
 def static_effect(ins: Any, mode: int) -> int:
     """MODE after ``ins`` when it is a constant MODE write (else ``mode`` unchanged)."""
+    if ins.mnemonic in ("s_round_mode", "s_denorm_mode"):  # GFX10+ SOPP: SIMM16[3:0]
+        sh = 0 if ins.mnemonic == "s_round_mode" else 4  # MODE[3:0] round, [7:4] denorm
+        return (mode & ~(0xF << sh)) | ((ins.words[0] & 0xF) << sh)
     if ins.mnemonic != "s_setreg_imm32_b32" or len(ins.words) < 2:
         return mode
     rid, off, size = hwreg_fields(ins.words[0])

@@ -13,7 +13,8 @@ from .errors import UnknownInstruction
 from .operands import sread32, sread64
 from .registry import Decoded, semantic
 
-_N = {"dword": 1, "dwordx2": 2, "dwordx4": 4, "dwordx8": 8, "dwordx16": 16}
+_N = {"dword": 1, "dwordx2": 2, "dwordx3": 3, "dwordx4": 4, "dwordx8": 8, "dwordx16": 16}
+# dwordx3: GFX12's s_load_b96 (RDNA4 ISA S_LOAD_B96; emu.rdna renames it)
 
 
 def _offset_reader(d: Decoded, ops):

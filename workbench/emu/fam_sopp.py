@@ -27,6 +27,8 @@ def _branch(d: Decoded):
 
 
 def _any(st, r, ix):
+    if st.wave == 32:  # vcc_lo / exec_lo only (RDNA3 ISA §3.3)
+        return st.S[r, ix] != 0
     return (st.S[r, ix] | st.S[r + 1, ix]) != 0
 
 

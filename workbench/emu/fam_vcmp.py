@@ -106,8 +106,10 @@ def _build_cmp(d: Decoded):
             pass
     fl = flush_src(d.kernel.denorm16_64 if t in ("f16", "f64") else d.kernel.denorm32)
     isf = t[0] == "f"
-    ra = src_reader(d, a, t, nv, sel=sel[0], sext=sx[0], flush_in=fl and isf)
-    rb = src_reader(d, b, "u32" if f is cls else t, nv, sel=sel[1], sext=sx[1])
+    ra = src_reader(d, a, t, nv, hi=a.half == "h", sel=sel[0], sext=sx[0],
+                    flush_in=fl and isf)
+    rb = src_reader(d, b, "u32" if f is cls else t, nv, hi=b.half == "h", sel=sel[1],
+                    sext=sx[1])
     slot = sd.idx if sd is not None else None
     if sd is not None and sd.kind != "s":
         raise UnknownInstruction(d.mnemonic, d.addr, d.inst.text, "compare into a non-SGPR")

@@ -15,6 +15,7 @@ from . import (  # noqa: F401
     fam_ldsdma,
     fam_mfma,
     fam_mode,
+    fam_rdna,
     fam_salu,
     fam_smem,
     fam_sopp,
@@ -28,7 +29,9 @@ from . import (  # noqa: F401
     fam_vlane,
     fam_vmem,
     fam_vop3p,
+    fam_vopd,
     fam_vtrans,
+    fam_wmma,
     fp8,  # registers the fp8/bf8 MFMA input decoders
     mx,  # registers the gfx950 OCP fp8/fp6/fp4 MFMA input decoders
 )

@@ -42,7 +42,11 @@ STATE_BYTES_PER_BATCH = 384 << 20  # cap on register-file + scratch bytes of one
 # The wave64 CDNA targets whose code objects the emulator executes: gfx942 (CDNA3) and gfx950
 # (CDNA4: LLVM AMDGPU.td FeatureISAVersion9_5_Common = FeatureISAVersion9_4_Common plus the
 # gfx950 features, llvm/llvm-project PR 116307).
-EMULATED_ARCHS = ("gfx942", "gfx950")
+# RDNA3 gfx1100/gfx1102/gfx1151 and RDNA4 gfx1201 run wave32 (default) and wave64: the GFX11 /
+# GFX12 encodings and mnemonics (workbench/emu/rdna.py) on the same engine; gfx1102 and gfx1151
+# share gfx1100's ISA in LLVM (AMDGPU.td FeatureISAVersion11_0_Common / 11_5_Common; gfx1151
+# adds no instruction the compiler emits for HIP kernels here).
+EMULATED_ARCHS = ("gfx942", "gfx950", "gfx1100", "gfx1102", "gfx1151", "gfx1201")
 
 _CACHE: OrderedDict = OrderedDict()
 _CACHE_SIZE = 64
@@ -77,7 +81,8 @@ def program_for(info: Any, listing: Any) -> Program:
     if prog is None:
         d = info.descriptor
         prog = Program(listing, info.name, d.float_denorm_mode_32, d.float_denorm_mode_16_64,
-                       d.dx10_clamp, d.ieee_mode, mode=mode_from_descriptor(d), arch=info.arch)
+                       d.dx10_clamp, d.ieee_mode, mode=mode_from_descriptor(d), arch=info.arch,
+                       wave=32 if d.wave32 else 64)
         _CACHE[key] = prog
         if len(_CACHE) > _CACHE_SIZE:
             _CACHE.popitem(last=False)
@@ -126,14 +131,12 @@ def execute(info: Any, listing: Any, grid: Sequence[int], block: Sequence[int],
     if info.arch not in EMULATED_ARCHS:
         raise EmulatorError(f"the emulator runs {' and '.join(EMULATED_ARCHS)} code objects; "
                             f"{info.name} is {info.arch}")
-    if info.descriptor.wave32:
-        raise EmulatorError(f"{info.name}: wave32 code objects are not emulated ({info.arch} is "
-                            "wave64)")
+    wave = 32 if info.descriptor.wave32 else 64
     grid = tuple(int(x) for x in grid)
     block = tuple(int(x) for x in block)
     prog = program_for(info, listing)
     desc = info.descriptor
-    wpg = waves_per_group(block)
+    wpg = waves_per_group(block, wave)
     n_wg = grid[0] * grid[1] * grid[2]
     n_waves = n_wg * wpg
     if budget is None:
@@ -188,7 +191,7 @@ def execute(info: Any, listing: Any, grid: Sequence[int], block: Sequence[int],
     launch = Launch(prog, info.name, mem, budget, recorder, timeout=timeout, started=t0)
     # batches of whole workgroups
     nreg = max(1, prog.info.n_vgpr + prog.info.n_agpr)
-    per_wave = nreg * LANES * 4 + LANES * ((scratch + 3) // 4 * 4) + 1024
+    per_wave = nreg * LANES * 4 + LANES * ((scratch + 3) // 4 * 4) + 1024  # wave32: 64 rows too
     cap = max_waves or max(wpg, STATE_BYTES_PER_BATCH // per_wave)
     wg_per_batch = max(1, cap // wpg)
     ids = np.stack(np.meshgrid(np.arange(grid[0]), np.arange(grid[1]), np.arange(grid[2]),
@@ -197,8 +200,9 @@ def execute(info: Any, listing: Any, grid: Sequence[int], block: Sequence[int],
     for s in range(0, n_run, wg_per_batch):
         wg_ids = ids[s:min(s + wg_per_batch, n_run)]
         st = State(len(wg_ids) * wpg, prog.info.n_vgpr, prog.info.n_agpr, len(wg_ids), lds,
-                   scratch)
+                   scratch, wave)
         st.mem = mem
+        st.gen = prog.info.gen
         st.lds_oob = lds_oob
         st.trace = recorder
         st.launch = launch

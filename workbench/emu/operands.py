@@ -27,6 +27,9 @@ SPECIAL_SGPR: dict[str, tuple[int, int]] = {
     "xnack_mask": (104, 2), "xnack_mask_lo": (104, 1), "xnack_mask_hi": (105, 1),
     "vcc": (106, 2), "vcc_lo": (106, 1), "vcc_hi": (107, 1),
     "m0": (124, 1), "exec": (126, 2), "exec_lo": (126, 1), "exec_hi": (127, 1),
+    # GFX10+ ``null`` (RDNA3 ISA "SGPR_NULL": reads 0, writes are discarded): an unused slot
+    # of the gfx9 numbering that the emulator keeps at 0 (workbench.emu.state.State.swrite)
+    "null": (125, 1),
 }
 TTMP_BASE = 108
 
@@ -51,6 +54,7 @@ FLAGS = {"glc", "slc", "dlc", "sc0", "sc1", "nt", "lds", "offen", "idxen", "addr
 
 _REG1 = re.compile(r"^([vsa])(\d+)$")
 _REGN = re.compile(r"^([vsa])\[(\d+):(\d+)\]$")
+_HALF = re.compile(r"^v(\d+)\.([lh])$")  # true16 halves (LLVM AMDGPU "real-true16": v0.l, v0.h)
 _TTMP1 = re.compile(r"^ttmp(\d+)$")
 _TTMPN = re.compile(r"^ttmp\[(\d+):(\d+)\]$")
 _INT = re.compile(r"^-?(0x[0-9a-fA-F]+|\d+)$")
@@ -76,6 +80,7 @@ class Operand:
     abs: bool = False
     sext: bool = False
     literal: bool = False  # printed as ``lit(...)``: a literal dword, never an inline constant
+    half: str = ""  # GFX11+ true16 register half: "l" (bits 15:0) or "h" (bits 31:16) of VGPR idx
 
     @property
     def is_vector(self) -> bool:
@@ -152,6 +157,9 @@ def _parse_plain(t: str, text: str) -> Operand:
     if m:
         lo, hi = int(m.group(2)), int(m.group(3))
         return Operand(text, m.group(1), lo, hi - lo + 1)
+    m = _HALF.match(t)
+    if m:
+        return Operand(text, "v", int(m.group(1)), 1, half=m.group(2))
     if t in SPECIAL_SGPR:
         i, n = SPECIAL_SGPR[t]
         return Operand(text, "s", i, n)
@@ -284,7 +292,8 @@ def _special_reader(op: Operand, vector: bool) -> Reader:
     elif name == "src_execz":
         f = lambda st, g: (~st.EM[g.ix].any(-1)).astype(np.uint32)  # noqa: E731
     elif name == "src_vccz":
-        f = lambda st, g: ((st.S[106, g.ix] | st.S[107, g.ix]) == 0).astype(np.uint32)  # noqa
+        f = lambda st, g: ((st.S[106, g.ix] | (st.S[107, g.ix] if st.wave == 64 else 0))  # noqa
+                           == 0).astype(np.uint32)
     else:
         raise OperandError(f"unsupported operand {op.text!r}")
     if vector:

@@ -26,6 +26,7 @@ import numpy as np
 
 LANES = 64  # gfx942 is wave64 only (shared/reference/amd_hw_facts.md §5.1: wave32 bit is GFX10+)
 VCC, M0, EXEC, FLAT_SCRATCH = 106, 124, 126, 102
+NULL = 125  # GFX10+ null (operands.SPECIAL_SGPR): kept at 0
 N_SGPR_SLOTS = 128
 
 Index = slice | np.ndarray
@@ -58,8 +59,13 @@ class State:
     """All architectural state of the waves of one batch of workgroups."""
 
     def __init__(self, n_waves: int, n_vgpr: int, n_agpr: int, n_wg: int, lds_bytes: int,
-                 scratch_bytes: int) -> None:
+                 scratch_bytes: int, wave: int = 64) -> None:
         self.W = n_waves
+        # wave32 (RDNA's default): lanes 32..63 of every row exist but are never enabled; a lane
+        # mask is one SGPR (vcc_lo, exec_lo, s[n]) and exec_hi is ignored (RDNA3 ISA §3.3
+        # "wave32: EXEC_HI is ignored", LLVM AMDGPUUsage "wavefrontsize32")
+        self.wave = wave
+        self.gen = 9  # ISA generation (workbench.emu.rdna.generation): GFX12 ABI differences
         self.n_vgpr, self.n_agpr = n_vgpr, n_agpr
         self.R = np.zeros((max(1, n_vgpr + n_agpr), n_waves, LANES), np.uint32)
         self.S = np.zeros((N_SGPR_SLOTS, n_waves), np.uint32)
@@ -122,30 +128,44 @@ class State:
         self.S[r, g.ix] = val
         if r == EXEC or r == EXEC + 1:
             self.sync_exec(g.ix)
+        elif r == NULL:
+            self.S[NULL, g.ix] = 0
 
     def sync_exec(self, ix: Index) -> None:
-        b = np.ascontiguousarray(self.S[EXEC:EXEC + 2, ix].T).view(np.uint8)  # [w, 8] LE bytes
-        self.EM[ix] = np.unpackbits(b, axis=-1, bitorder="little").view(bool)
+        self.EM[ix] = self.lanemask(EXEC, ix, fresh=True)
 
     def set_exec_int(self, j: int, v: int) -> None:
         """EXEC of one wave ``j`` from a Python int (the one-wave SALU path)."""
         self.S[EXEC, j] = v & 0xFFFFFFFF
-        self.S[EXEC + 1, j] = v >> 32
+        if self.wave == 32:
+            v &= 0xFFFFFFFF
+        else:
+            self.S[EXEC + 1, j] = v >> 32
         self.EM[j] = np.unpackbits(np.frombuffer(v.to_bytes(8, "little"), np.uint8),
                                    bitorder="little").view(bool)
 
-    def lanemask(self, r: int, ix: Index) -> np.ndarray:
-        """SGPR pair r, r+1 as a [w, 64] bool lane mask (vcc, s[n:n+1], exec)."""
-        if r == EXEC:
+    def lanemask(self, r: int, ix: Index, fresh: bool = False) -> np.ndarray:
+        """SGPR pair r, r+1 (wave32: SGPR r alone) as a [w, 64] bool lane mask (vcc, s[n:n+1],
+        exec)."""
+        if r == EXEC and not fresh:
             return self.EM[ix]
+        if self.wave == 32:
+            b = np.ascontiguousarray(self.S[r, ix]).reshape(-1, 1).view(np.uint8)  # [w, 4]
+            m = np.zeros((b.shape[0], LANES), bool)
+            m[:, :32] = np.unpackbits(b, axis=-1, bitorder="little").view(bool)
+            return m
         b = np.ascontiguousarray(self.S[r:r + 2, ix].T).view(np.uint8)  # [w, 8] LE bytes
         return np.unpackbits(b, axis=-1, bitorder="little").view(bool)
 
     def write_lanemask(self, r: int, g: Group, mask: np.ndarray) -> None:
-        """Write a [w, 64] bool mask into SGPR pair r, r+1 (bit i = lane i)."""
+        """Write a [w, 64] bool mask into SGPR pair r, r+1 (bit i = lane i); wave32: SGPR r;
+        ``null``: nowhere."""
+        if r == NULL:
+            return
         words = np.packbits(mask, axis=-1, bitorder="little").view(np.uint32)  # [w, 2]
         self.S[r, g.ix] = words[:, 0]
-        self.S[r + 1, g.ix] = words[:, 1]
+        if self.wave == 64:
+            self.S[r + 1, g.ix] = words[:, 1]
         if r == EXEC:
             self.sync_exec(g.ix)
 

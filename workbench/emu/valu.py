@@ -164,6 +164,18 @@ def build_generic(d: Decoded, o: Op):
         opsel = [opsel]
     n = len(srcs)
     dst_hi = bool(opsel[n]) if len(opsel) > n else False
+    # GFX11+ true16 operands (v0.l / v0.h) name a 16-bit half: .h reads/writes bits 31:16, a
+    # .l destination keeps bits 31:16 (they are another register; RDNA3 ISA §"16-bit VGPRs")
+    if any(s.half for s in srcs) or dst.half:
+        if any(s.half and t not in T16 for s, t in zip(srcs, o.srcs)) or \
+                (dst.half and o.dst not in T16):
+            raise UnknownInstruction(d.mnemonic, d.addr, d.inst.text,
+                                     "a 16-bit register half on a 32/64-bit operand")
+        opsel = [int(bool(i < len(opsel) and opsel[i]) or s.half == "h")
+                 for i, s in enumerate(srcs)]
+        dst_hi = dst_hi or dst.half == "h"
+        opsel.append(int(dst_hi))
+    keep_hi = dst.half == "l"
     for i, t in enumerate(o.srcs):
         if i < len(opsel) and opsel[i] and t not in T16:
             raise UnknownInstruction(d.mnemonic, d.addr, d.inst.text,
@@ -265,6 +277,9 @@ def build_generic(d: Decoded, o: Op):
             if dst_hi:
                 old = st.R[rows[0], g.ix]
                 bits = (old & U32(0xFFFF)) | (np.asarray(bits, U32) << U32(16))
+            elif keep_hi:
+                old = st.R[rows[0], g.ix]
+                bits = (old & U32(0xFFFF0000)) | (np.asarray(bits, U32) & U32(0xFFFF))
             # gfx9: 16-bit VALU results without op_sel zero the high half
         st.vwrite_masked(rows[0], g, bits, mask)
 

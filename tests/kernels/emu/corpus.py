@@ -25,6 +25,10 @@ class Case:
     make: Callable[[np.random.Generator], list]  # -> launch args (arrays and scalars)
     check: Callable[[list], None]  # asserts on the args after the launch (outputs in place)
     dynamic_lds: int = 0
+    # what the kernel assumes beyond HIP: "cdna" (MFMA / dot / fp8 builtins, DPP row_bcast or
+    # gfx9 buffer asm: not RDNA code), "wave64" (lane math written for 64-lane waves: on RDNA it
+    # runs compiled with -mwavefrontsize64 only); "" = arch-neutral
+    needs: str = ""
 
 
 def _bf16_bits(x: np.ndarray) -> np.ndarray:
@@ -468,10 +472,10 @@ def _expf_check(a):
 
 CASES = [
     Case("shfl_xor_sum", "reduce_shfl.hip", "wave_sum_shfl", (4,), (256,), _shfl_make,
-         _shfl_check),
+         _shfl_check, needs="wave64"),
     Case("shfl_down_ballot", "reduce_shfl.hip", "wave_max_ballot", (2,), (192,), _ballot_make,
-         _ballot_check),
-    Case("dpp", "reduce_dpp.hip", "dpp_ops", (2,), (64,), _dpp_make, _dpp_check),
+         _ballot_check, needs="wave64"),
+    Case("dpp", "reduce_dpp.hip", "dpp_ops", (2,), (64,), _dpp_make, _dpp_check, needs="cdna"),
     Case("block_scan", "scan.hip", "block_scan", (3,), (256,), _scan_make, _scan_check),
     Case("lds_transpose", "transpose.hip", "transpose32", (2, 3), (32, 8), _transpose_make,
          _transpose_check),
@@ -490,22 +494,24 @@ CASES = [
     Case("f16_bf16_convert", "convert.hip", "convert", (2,), (256,), _conv_make, _conv_check),
     Case("scratch_private_array", "spill.hip", "private_array", (4,), (64,), _spill_make,
          _spill_check),
-    Case("softmax", "floatmath.hip", "softmax64", (5,), (64,), _softmax_make, _softmax_check),
+    Case("softmax", "floatmath.hip", "softmax64", (5,), (64,), _softmax_make, _softmax_check,
+         needs="wave64"),
     Case("float_ops", "floatmath.hip", "fops", (4,), (64,), _fops_make, _fops_check),
     Case("mfma_32x32x8_f16", "mfma_tiles.hip", "mfma32x32x8_f16", (1,), (64,), _mfma_f16_make,
-         _mfma_f16_check),
+         _mfma_f16_check, needs="cdna"),
     Case("mfma_16x16x16_bf16", "mfma_tiles.hip", "mfma16x16x16_bf16", (1,), (64,),
-         _mfma_bf16_make, _mfma_bf16_check),
+         _mfma_bf16_make, _mfma_bf16_check, needs="cdna"),
     Case("mfma_16x16x4_f32", "mfma_tiles.hip", "mfma16x16x4_f32", (1,), (64,), _mfma_f32_make,
-         _mfma_f32_check),
+         _mfma_f32_check, needs="cdna"),
     Case("packed_math", "packed.hip", "packed", (1,), (64,), _packed_make, _packed_check),
     Case("gemm_bf16_128", "gemm_bf16_mfma.hip", "gemm_bf16", (2, 2), (256,), _gemm_make,
-         _gemm_check),
-    Case("dot4c_i8_gemv", "dot.hip", "gemv_i8", (2,), (64,), _gemv_make, _gemv_check),
+         _gemm_check, needs="cdna"),
+    Case("dot4c_i8_gemv", "dot.hip", "gemv_i8", (2,), (64,), _gemv_make, _gemv_check,
+         needs="cdna"),
     Case("fp8_quantize", "fp8cvt.hip", "quantize_roundtrip", (1,), (64,), _quant_make,
-         _quant_check),
+         _quant_check, needs="cdna"),
     Case("buffer_gather_oob", "buffer.hip", "buffer_gather", (4,), (64,), _bgather_make,
-         _bgather_check),
+         _bgather_check, needs="cdna"),
     Case("mode_flush_window", "mode.hip", "flush_window", (1,), (64,), _flushwin_make,
          _flushwin_check),
     Case("prelude_expf", "prelude_math.hip", "m_expf", (2,), (256,), _expf_make, _expf_check),

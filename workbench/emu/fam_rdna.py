@@ -1,0 +1,167 @@
+"""RDNA3/RDNA4-only scalar instructions: wave32 saveexec (``s_*_saveexec_b32``), scheduling
+hints and counter waits, cache invalidates, MODE writes by SOPP (s_round_mode, s_denorm_mode),
+GFX12's 64-bit SALU adds/multiply and SALU float ops.
+
+Semantics from the AMD "RDNA3 Instruction Set Architecture" and "RDNA4 Instruction Set
+Architecture" guides (per-opcode descriptions). Counter waits and ALU delay hints have no
+architectural effect in the emulator (memory is synchronous, each instruction completes before
+the next), like gfx9's s_waitcnt in ``fam_sopp``.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .errors import EmulatorError
+from .fam_salu import SAVEEXEC, WREXEC
+from .operands import sread32, sread64
+from .registry import Decoded, semantic
+from .state import EXEC
+from .vfloat import fma32
+
+U32, U64 = np.uint32, np.uint64
+M32 = 0xFFFFFFFF
+
+
+def _noop(d: Decoded):
+    return lambda st, g: None
+
+
+# waits on GFX11's vscnt / GFX12's split counters, ALU dependency hints, clauses, cache
+# invalidates (no cache is modelled), GFX12's barrier signal (the s_barrier_wait that follows
+# is the barrier, rdna.RENAMES)
+for _n in ("s_delay_alu", "s_clause", "s_waitcnt_depctr", "s_waitcnt_vmcnt",
+           "s_waitcnt_lgkmcnt", "s_waitcnt_expcnt", "s_wait_loadcnt", "s_wait_storecnt",
+           "s_wait_dscnt", "s_wait_kmcnt", "s_wait_samplecnt", "s_wait_bvhcnt", "s_wait_expcnt",
+           "s_wait_alu", "s_wait_loadcnt_dscnt", "s_wait_storecnt_dscnt", "s_wait_idle",
+           "buffer_gl0_inv", "buffer_gl1_inv", "global_inv", "global_wb", "s_barrier_signal",
+           "s_inst_prefetch", "s_set_inst_prefetch_distance"):
+    semantic(_n)(_noop)
+
+# wave32 saveexec: D = EXEC_LO; EXEC_LO = f(S0, EXEC_LO); SCC = EXEC_LO != 0 (RDNA3 ISA
+# S_AND_SAVEEXEC_B32); the wrexec forms write D = EXEC_LO = f(S0, EXEC_LO)
+SAVEEXEC32 = {k.replace("_b64", "_b32"): f for k, f in SAVEEXEC.items()}
+WREXEC32 = {k.replace("_b64", "_b32"): f for k, f in WREXEC.items()}
+
+
+@semantic(*SAVEEXEC32, *WREXEC32)
+def _build_saveexec32(d: Decoded):
+    f = SAVEEXEC32.get(d.base) or WREXEC32[d.base]
+    wr = d.base in WREXEC32
+    if d.mods:
+        raise EmulatorError(f"{d.mnemonic}: modifiers {d.mods} at pc 0x{d.addr:x}")
+    dst, a = d.ops
+    ra = sread32(a)
+
+    def run(st, g):
+        old = st.S[EXEC, g.ix].astype(U64)
+        new = (f(np.asarray(ra(st, g)).astype(U64), old) & U64(M32)).astype(U32)
+        st.swrite(EXEC, g, new)
+        st.swrite(dst.idx, g, new if wr else old.astype(U32))
+        st.SCC[g.ix] = new != 0
+    return run
+
+
+@semantic("s_round_mode", "s_denorm_mode")
+def _build_mode(d: Decoded):
+    """MODE[3:0] (round) or MODE[7:4] (denorm) = SIMM16[3:0] (RDNA3 ISA S_ROUND_MODE,
+    S_DENORM_MODE); the decoder follows the constant write (fam_mode.static_effect), the
+    emulator models round-to-nearest-even only."""
+    v = d.inst.words[0] & 0xF
+    if d.base == "s_round_mode" and v:
+        msg = (f"{d.mnemonic} at pc 0x{d.addr:x} sets rounding mode {v:#x}; the emulator "
+               f"models only round-to-nearest-even: `{d.inst.text}`")
+
+        def bad(st, g):
+            raise EmulatorError(msg)
+        return bad
+    shift = 0 if d.base == "s_round_mode" else 4
+
+    def run(st, g):
+        st.MODE[g.ix] = (st.MODE[g.ix] & U32(~(0xF << shift) & M32)) | U32(v << shift)
+    return run
+
+
+# ---- GFX12 SALU: 64-bit integer add/sub/mul (RDNA4 ISA S_ADD_NC_U64, S_SUB_NC_U64,
+# S_MUL_U64: no SCC), SALU floats (RDNA4 ISA §"SALU floating point": f32 ops as VALU's)
+_SOP2_64 = {"s_add_nc_u64": lambda a, b: a + b, "s_sub_nc_u64": lambda a, b: a - b,
+            "s_mul_u64": lambda a, b: a * b}
+
+
+@semantic(*_SOP2_64)
+def _build_sop2_64(d: Decoded):
+    dst, a, b = d.ops
+    ra, rb, f = sread64(a), sread64(b), _SOP2_64[d.base]
+
+    def run(st, g):
+        with np.errstate(over="ignore"):
+            r = np.broadcast_to(f(np.asarray(ra(st, g), U64), np.asarray(rb(st, g), U64)),
+                                (g.w,))
+        st.S[dst.idx, g.ix] = (r & U64(M32)).astype(U32)
+        st.S[dst.idx + 1, g.ix] = (r >> U64(32)).astype(U32)
+    return run
+
+
+def _f(x):
+    return np.asarray(x, U32).view(np.float32)
+
+
+_SF32 = {"s_mul_f32": (2, lambda a, b: a * b), "s_add_f32": (2, lambda a, b: a + b),
+         "s_sub_f32": (2, lambda a, b: a - b),
+         "s_fmac_f32": (3, fma32),
+         "s_trunc_f32": (1, np.trunc), "s_floor_f32": (1, np.floor), "s_ceil_f32": (1, np.ceil),
+         "s_cvt_f32_u32": (1, None), "s_cvt_f32_i32": (1, None), "s_cvt_u32_f32": (1, None),
+         "s_cvt_i32_f32": (1, None)}
+
+
+def _cvt(base, x):
+    if base == "s_cvt_f32_u32":
+        return np.asarray(x, U32).astype(np.float32).view(U32)
+    if base == "s_cvt_f32_i32":
+        return np.asarray(x, U32).view(np.int32).astype(np.float32).view(U32)
+    v = np.nan_to_num(_f(x).astype(np.float64), nan=0.0)  # NaN -> 0 (RDNA4 ISA V_CVT_U32_F32)
+    if base == "s_cvt_u32_f32":
+        return np.clip(np.trunc(v), 0, M32).astype(np.uint64).astype(U32)
+    return np.clip(np.trunc(v), -2**31, 2**31 - 1).astype(np.int64).astype(np.int32).view(U32)
+
+
+@semantic(*_SF32)
+def _build_sf32(d: Decoded):
+    """One SALU float op; s_fmac_f32 rounds once (vfloat.fma32, as v_fmac_f32)."""
+    n, f = _SF32[d.base]
+    if d.mods:
+        raise EmulatorError(f"{d.mnemonic}: modifiers {d.mods} at pc 0x{d.addr:x}")
+    dst = d.ops[0]
+    srcs = list(d.ops[1:]) + ([dst] if d.base == "s_fmac_f32" else [])
+    rs = [sread32(s, 0, 32, True) for s in srcs]
+
+    def run(st, g):
+        xs = [np.broadcast_to(r(st, g), (g.w,)) for r in rs]
+        if f is None:
+            out = _cvt(d.base, xs[0])
+        else:
+            out = np.asarray(f(*[_f(x) for x in xs]), np.float32).view(U32)
+        st.swrite(dst.idx, g, out)
+    return run
+
+
+# ---- GFX12 VALU transcendentals with an SGPR result (RDNA4 ISA V_S_RCP_F32 etc.: the VALU op
+# of the same name on a uniform value, written to an SGPR); rows of the VALU table
+_VS = {"v_s_rcp_f32": "v_rcp_f32", "v_s_rsq_f32": "v_rsq_f32", "v_s_sqrt_f32": "v_sqrt_f32",
+       "v_s_exp_f32": "v_exp_f32", "v_s_log_f32": "v_log_f32"}
+
+
+@semantic(*_VS)
+def _build_vs(d: Decoded):
+    from .valu import OPS
+
+    if d.mods or any(o.neg or o.abs for o in d.ops):
+        raise EmulatorError(f"{d.mnemonic}: modifiers at pc 0x{d.addr:x}: `{d.inst.text}`")
+    fn = OPS[_VS[d.base]].fn
+    dst, a = d.ops
+    ra = sread32(a, 0, 32, True)
+
+    def run(st, g):
+        with np.errstate(all="ignore"):
+            x = _f(np.broadcast_to(ra(st, g), (g.w,)))
+            st.swrite(dst.idx, g, np.asarray(fn(x), np.float32).view(U32))
+    return run
