@@ -9,6 +9,9 @@
   dword, ds_read_b128 + ds_read2_b64, v_mfma_f32_16x16x128_f8f6f4) on integer inputs (exact),
   at ``--fp8-sizes`` (default 512,1024).
 
+* gfx1100 / gfx1201: tests/kernels/emu/wmma_gemm.hip (f16 WMMA, RDNA3 / RDNA4 layouts, wave32)
+  at ``--wmma-sizes`` (default 512).
+
 Prints, side by side in one run, per size: each kernel's emulator wall time (minimum and median
 of ``--repeat`` runs after one warm-up launch), emulated wave-instructions per second, numpy's
 float32 matmul time (min / median) and the ratios, the gfx950 / gfx942 ratio, and the largest
@@ -112,12 +115,35 @@ def run_fp8(n: int, k: Kernel, repeat: int) -> None:
           f"{lo / np_lo:,.0f}x (min/min); {bad} elements differ from numpy (exact inputs)")
 
 
+def run_wmma(arch: str, n: int, k: Kernel, repeat: int) -> None:
+    """The RDNA f16 WMMA GEMM (tests/kernels/emu/wmma_gemm.hip, one wave32 per 16x16 tile) at
+    n^3 on small integers (exact): time vs numpy; print a line."""
+    rng = np.random.default_rng(0)
+    a, b = (rng.integers(-4, 5, (n, n)).astype(np.float16) for _ in range(2))
+    C = np.zeros((n, n), np.float32)
+    launch = k[(n // 16, n // 16), 32]
+    bt = np.ascontiguousarray(b.T)
+    res = launch(a, bt, C, n, n)  # warm: decode + caches
+    t_emu = _times(lambda: launch(a, bt, C, n, n), repeat)
+    af, bf = a.astype(np.float32), b.astype(np.float32)
+    t_np = _times(lambda: af @ bf, max(repeat, 5))
+    bad = int((C != af @ bf).sum())
+    wi = res.stats["wave_instructions"]
+    lo, med, np_lo = min(t_emu), statistics.median(t_emu), min(t_np)
+    print(f"{arch} {n}^3 f16 WMMA GEMM (wave32): emulator min {lo:.3f} s / median {med:.3f} s "
+          f"({repeat} runs), {wi:,} wave-instructions ({wi / lo:,.0f}/s), {res.stats['waves']} "
+          f"waves; numpy f32 matmul min {np_lo * 1e3:.2f} ms; emulator/numpy = "
+          f"{lo / np_lo:,.0f}x (min/min); {bad} elements differ from numpy (exact inputs)")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--profile", action="store_true", help="cProfile the largest size")
     ap.add_argument("--sizes", default="256,1024")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--fp8-sizes", default="512,1024", help="gfx950 fp8 GEMM sizes ('' = none)")
+    ap.add_argument("--wmma-sizes", default="512",
+                    help="gfx1100/gfx1201 f16 WMMA GEMM sizes ('' = none)")
     a = ap.parse_args()
     archs = ["gfx942"]
     if find_toolchain().clang_major >= 20:
@@ -143,6 +169,11 @@ def main() -> None:
         k8 = Kernel(mod, "gemm_fp8_f8f6f4", device="emulator:gfx950")
         for n in (int(x) for x in a.fp8_sizes.split(",")):
             run_fp8(n, k8, a.repeat)
+    for arch in ("gfx1100", "gfx1201") if a.wmma_sizes else ():
+        mod = wb.compile((KDIR / "wmma_gemm.hip").read_text(), arch)
+        kw = Kernel(mod, "wmma_gemm", device=f"emulator:{arch}")
+        for n in (int(x) for x in a.wmma_sizes.split(",")):
+            run_wmma(arch, n, kw, a.repeat)
     print(report().text())
 
 

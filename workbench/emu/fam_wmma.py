@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from .errors import EmulatorError, UnknownInstruction
-from .fam_mfma import _decode32
+from .fam_mfma import _decode32, _reader
 from .operands import imm_bits, row_of
 from .registry import Decoded, semantic
 
@@ -78,10 +78,27 @@ def _build_wmma(d: Decoded):
         r = rows[op]
         return st.R[r:r + regs[op], g.ix, :wave].transpose(1, 0, 2)  # [w, regs, lanes]
 
+    # one fancy index per operand copy (the catalog's gather tables, as fam_mfma reads MFMA
+    # operands); D with 32-bit elements: the element index of every (register, lane) slot
+    readers = {op: [_reader(rows[op], regs[op], gi, gi.bits) for gi in
+                    (ins.gather_index(op, replica=r) for r in range(copies))] for op in "AB"}
+    if "C" in rows:
+        gc = ins.gather_index("C", opsel=sel)
+        readers["C"] = [_reader(rows["C"], regs["C"], gc, gc.bits)]
+    tab = ins.scatter_index("D", opsel=sel)
+    _blocks, m, n = ins.shape("D")
+    dflat = None
+    if tab.shape[2] == 1:  # one 32-bit element per register slot
+        t = tab[:, :, 0, :]
+        dflat = (t[..., 0] * m * n + t[..., 1] * n + t[..., 2]).T  # [regs, lanes]
+        if (t[..., 0] < 0).any():
+            raise UnknownInstruction(d.mnemonic, d.addr, d.inst.text, "D layout has holes")
+
     def source(st, g, op):
-        bits = ins.gather_bits(vg(st, g, op), op)
+        rd = readers[op]
+        bits = rd[0](st, g)
         for rep in range(1, copies):
-            other = ins.gather_bits(vg(st, g, op), op, replica=rep)
+            other = rd[rep](st, g)
             if not np.array_equal(bits, other):
                 raise EmulatorError(
                     f"`{d.inst.text}` at pc 0x{d.addr:x}: the lane copies of {op} differ "
@@ -95,7 +112,7 @@ def _build_wmma(d: Decoded):
                                 "EXEC mask; WMMA under divergence is not modelled")
         A, B = source(st, g, "A"), source(st, g, "B")
         if "C" in rows:
-            C = ins.gather_bits(vg(st, g, "C"), "C", opsel=sel)
+            C = readers["C"][0](st, g)
         else:
             C = np.full(ins.shape("C") and (g.w,) + tuple(ins.shape("C")), cconst, U32)
         if integer:
@@ -114,11 +131,18 @@ def _build_wmma(d: Decoded):
                 x = acc.astype(np.float32).view(U32).astype(np.uint64)
                 out = ((x + 0x7FFF + ((x >> 16) & 1)) >> 16).astype(U32)
                 out = np.where(np.isnan(acc), U32(0x7FC0), out)
-        dv = np.ascontiguousarray(vg(st, g, "D"))
-        ins.scatter_bits(dv, "D", out, opsel=sel)
         r = rows["D"]
+        if dflat is not None:
+            slots = np.take(out.reshape(g.w, -1), dflat, axis=1)  # [w, regs, lanes]
+            full = np.zeros((g.w, 64), U32)
+            for k in range(regs["D"]):
+                full[:, :wave] = slots[:, k]
+                st.vwrite(r + k, g, full)
+            return
+        dv = np.ascontiguousarray(vg(st, g, "D"))  # 16-bit D: the other half is kept
+        ins.scatter_bits(dv, "D", out, opsel=sel)
+        full = np.zeros((g.w, 64), U32)
         for k in range(regs["D"]):
-            full = st.R[r + k, g.ix].copy()
             full[:, :wave] = dv[:, k]
             st.vwrite(r + k, g, full)
     return run
