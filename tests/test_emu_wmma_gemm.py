@@ -1,6 +1,6 @@
-"""A 512^3 f16 WMMA GEMM (tests/kernels/emu/wmma_gemm.hip, B passed transposed: one source, RDNA3 and RDNA4 operand
-layouts behind __GFX11__ / __GFX12__) runs on emulator:gfx1100 and emulator:gfx1201 and
-matches numpy."""
+"""A 512^3 f16 WMMA GEMM (tests/kernels/emu/wmma_gemm.hip, B passed transposed; one source,
+RDNA3 and RDNA4 operand layouts behind __GFX11__ / __GFX12__) runs on emulator:gfx1100 and
+emulator:gfx1201 and matches numpy."""
 from __future__ import annotations
 
 from pathlib import Path
