@@ -1,6 +1,6 @@
 // Step 1 — three kernels: row max, row sum of exp(x - max), normalise.
 // The textbook formula, one kernel per line of it (as an unfused framework would run it):
-//   m[r] = max_c x[r, c];   s[r] = sum_c exp(x[r, c] - m[r]);   y[r, c] = exp(x[r, c] - m[r]) / s[r]
+//   m[r] = max_c x[r,c];  s[r] = sum_c exp(x[r,c] - m[r]);  y[r,c] = exp(x[r,c] - m[r]) / s[r]
 // The first two kernels give one thread a whole row (neighbouring threads read addresses one row
 // apart: no coalescing); the third is one thread per element. x is read three times, m and s
 // make a round trip through global memory. Triton's fused-softmax tutorial counts this traffic
