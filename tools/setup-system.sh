@@ -2,7 +2,8 @@
 # System packages hipwb needs, installed with apt when missing: one script for the Makefile's
 # set-up (`make lab`, `make test`) and for Binder-style builds, so the two cannot drift.
 #
-#   tools/setup-system.sh llvm      LLVM >= 20 with the AMDGPU target (22 preferred, 19 fallback)
+#   tools/setup-system.sh llvm      LLVM >= 20 with the AMDGPU target (22 preferred, 19 fallback),
+#                                   and AMD's device math library (rocm-device-libs: ocml.bc)
 #   tools/setup-system.sh chromium  Debian's chromium (browser tests)
 #
 # An LLVM is "found" when a folder has clang, ld.lld, llvm-objdump and llvm-readelf: the same
@@ -24,8 +25,24 @@ apt_install() {
     $SUDO apt-get install -y -qq "$@"
 }
 
+# AMD's device math library (ocml.bc, 485 KB .deb): hipwb links it for HIP's library math
+# (log1pf, erfinvf, double exp, ...: workbench/devlib.py). Without it those functions are
+# refused at compile time with a message, everything else works.
+have_ocml() {
+    for d in "${HIPWB_DEVICE_LIB_PATH:-}" /usr/lib/*/amdgcn/bitcode /usr/lib/amdgcn/bitcode \
+             /opt/rocm/amdgcn/bitcode; do
+        [ -n "$d" ] && [ -f "$d/ocml.bc" ] && return 0
+    done
+    return 1
+}
+ensure_ocml() {
+    have_ocml || apt_install rocm-device-libs \
+        || echo "rocm-device-libs could not be installed: HIP library math (log1pf, ...) is off"
+}
+
 case "${1:-}" in
 llvm)
+    ensure_ocml
     if have_llvm /usr/lib/llvm-22/bin /usr/lib/llvm-21/bin /usr/lib/llvm-20/bin; then exit 0; fi
     echo "No LLVM >= 20 with the AMDGPU target found: installing clang-22 lld-22 llvm-22"
     if apt_install clang-22 lld-22 llvm-22; then exit 0; fi
