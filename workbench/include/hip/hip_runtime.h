@@ -8,6 +8,9 @@
  * workbench uses ROCm's own headers instead. Pieces, each documented in its header:
  *
  *   hipwb/config.h        requirements (HIP, amdgcn, clang >= 19), <stdint.h>, common macros
+ *   hipwb/printf.h        device printf (clang's buffered lowering) and assert (__assert_fail)
+ *   hipwb/std.h           the standard headers ROCm's make visible (<cmath>, <cstdlib>,
+ *                         <limits>, <type_traits>, <utility>, ...)
  *   hipwb/qualifiers.h    __global__ __device__ __host__ __shared__ __constant__
  *                         __forceinline__ __launch_bounds__ HIP_DYNAMIC_SHARED
  *   hipwb/coordinates.h   threadIdx blockIdx blockDim gridDim warpSize dim3 (COV5 hidden args)
@@ -20,14 +23,18 @@
  *   hipwb/bfloat16.h      __hip_bfloat16 __hip_bfloat162 (on __bf16)
  *   hipwb/math.h          float math (+ trivial double), fast __expf-style intrinsics, min/max
  *   hipwb/math_inline.h   tanhf powf sinf cosf tanf sincosf written on exp2/log2/fma
- *   hipwb/intrinsics.h    __popc __clz __ffs __brev __umulhi ... clock64 wall_clock64
+ *   hipwb/math_ocml.h     the rest of HIP's math, float and double, on AMD's ocml (linked as
+ *                         bitcode by workbench/devlib.py; refused with a message without it)
+ *   hipwb/intrinsics.h    __popc __clz __ffs __brev __umulhi __bitextract_u32 ... clock64
+ *   hipwb/host_api.h      declarations of the host API (hipMalloc, hipLaunchKernelGGL, events,
+ *                         texture-object types, ...) so that whole .hip files parse
+ *   hipwb/cooperative_groups.h  (through hip/hip_cooperative_groups.h) cooperative groups
  *
  * Every __builtin_amdgcn_* builtin of clang stays available as is.
  *
- * Not provided offline (they need ROCm's device libraries or host runtime): printf and assert in
- * device code, double-precision transcendental math (declared deleted, with a message), texture
- * and surface objects, cooperative groups, and the host-side HIP API (hipMalloc, launches, ...;
- * the workbench launches kernels itself).
+ * Not provided offline: texture and surface fetches (tex1Dfetch, tex2D, ...: declared deleted
+ * with a message), grid-wide cooperative sync, device malloc/free, and running host code: the
+ * host API is declared only (the workbench launches kernels itself; main() is not run).
  */
 #ifndef HIPWB_HIP_RUNTIME_H
 #define HIPWB_HIP_RUNTIME_H

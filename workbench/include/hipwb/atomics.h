@@ -88,6 +88,21 @@ __HIPWB_ATOMIC_INCDEC_SCOPED(atomicDec, __builtin_amdgcn_atomic_dec32, "agent")
 __HIPWB_ATOMIC_INCDEC_SCOPED(atomicDec_system, __builtin_amdgcn_atomic_dec32, "")
 __HIPWB_ATOMIC_INCDEC_SCOPED(atomicDec_block, __builtin_amdgcn_atomic_dec32, "workgroup")
 
+/* HIP's other names for float/double atomic adds (unsafeAtomicAdd, safeAtomicAdd,
+ * atomicAddNoRet): here all are the relaxed agent-scope fetch_add of atomicAdd, which leaves the
+ * choice of instruction to the compiler; atomicAddNoRet discards the old value. */
+#define __HIPWB_ATOMIC_ADD_VARIANTS(T)                                                      \
+  __HIPWB_ATOMIC_RMW_SCOPED(unsafeAtomicAdd, __hip_atomic_fetch_add, T,                     \
+                            __HIP_MEMORY_SCOPE_AGENT)                                       \
+  __HIPWB_ATOMIC_RMW_SCOPED(safeAtomicAdd, __hip_atomic_fetch_add, T,                       \
+                            __HIP_MEMORY_SCOPE_AGENT)                                       \
+  __HIPWB_FN_INLINE void atomicAddNoRet(T *address, T value) {                              \
+    (void)__hip_atomic_fetch_add(address, value, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT); \
+  }
+__HIPWB_ATOMIC_ADD_VARIANTS(float)
+__HIPWB_ATOMIC_ADD_VARIANTS(double)
+#undef __HIPWB_ATOMIC_ADD_VARIANTS
+
 #undef __HIPWB_ATOMIC_RMW_SCOPED
 #undef __HIPWB_ATOMIC_RMW
 #undef __HIPWB_ATOMIC_CAS_SCOPED
