@@ -146,6 +146,18 @@ def _targets(rep: DoctorReport, tc: tc_mod.Toolchain) -> None:
             "`export HIPWB_LLVM_DIR=/usr/lib/llvm-22/bin`.")
 
 
+def _device_math(rep: DoctorReport) -> None:
+    """Where HIP's library math (log1pf, double exp, ...) comes from offline: AMD's ocml.bc."""
+    from .devlib import OCML_HINT, find_ocml
+
+    ocml = find_ocml()
+    rep.add("Targets", Check("device math library (ocml)",
+                             str(ocml) if ocml else "not found: log1pf, erfinvf, double math, "
+                             "... are refused", ok=ocml is not None, required=False))
+    if ocml is None:
+        rep.fixes.append(OCML_HINT + ".")
+
+
 def _gpu(rep: DoctorReport) -> None:
     sec = "GPU runtime"
     rocm = tc_mod.rocm_path()
@@ -209,6 +221,7 @@ def doctor() -> DoctorReport:
     tc = _toolchain(rep)
     if tc is not None:
         _targets(rep, tc)
+        _device_math(rep)
     _gpu(rep)
     _python(rep)
     return rep
