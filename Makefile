@@ -7,21 +7,32 @@ BIN     := $(VENV)/bin
 STAMP   := $(VENV)/.hipwb-installed
 # Jupyter refuses to start as root unless told (containers, CI images, Binder-like hosts).
 ROOTOPT := $(shell [ "$$(id -u)" = 0 ] && echo --allow-root)
-.PHONY: lab test setup llvm lint bench clean
+.PHONY: lab test setup llvm chromium labextension lint bench clean
 
 lab: setup
 	$(BIN)/jupyter lab --notebook-dir=notebooks $(ROOTOPT) $(LABOPTS)
 
-test: setup
+test: setup chromium
 	$(BIN)/ruff check workbench tests
 	$(BIN)/pytest -q tests
 	$(BIN)/pytest -q -p no:cacheprovider --nbval --nbval-sanitize-with notebooks/sanitize.cfg \
 	    notebooks
 
-setup: llvm $(STAMP)
+setup: llvm $(STAMP) labextension
 
 llvm:
 	tools/setup-system.sh llvm
+
+chromium:  # the browser of tests/e2e (Debian's; Playwright downloads nothing)
+	tools/setup-system.sh chromium
+
+# The JupyterLab extension: rebuilt (npm) only when extensions/hipwb-lab's sources changed, then
+# linked into the venv, as setuptools' editable installs skip data-files (a wheel copies them).
+labextension: $(STAMP)
+	tools/build-labextension.sh $(BIN)/python
+	mkdir -p $(VENV)/share/jupyter/labextensions
+	rm -rf $(VENV)/share/jupyter/labextensions/hipwb-lab
+	ln -s $(CURDIR)/workbench/labextension/hipwb-lab $(VENV)/share/jupyter/labextensions/
 
 $(STAMP): pyproject.toml
 	[ -x $(BIN)/python ] || $(PYTHON) -m venv $(VENV)

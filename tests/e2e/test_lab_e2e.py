@@ -1,0 +1,259 @@
+"""End to end in a real browser: JupyterLab + hipwb-lab + notebook 00, as a user sees them.
+
+Headless Debian chromium (no browser download: ``tools/setup-system.sh chromium``) driven by
+Playwright for Python. One lab on a free port of 127.0.0.1 serves a copy of notebook 00 with its
+outputs cleared; the test runs all cells and checks what is drawn: the %%hipkernel body
+highlighted by the C++ grammar (token classes) with the magic line left to Python, the compile
+report and the live occupancy widget, the ISA view's line <-> instruction links, hover docs and
+Tab completion of an MFMA builtin, the layout explorer redrawing after a control change, and no
+JavaScript console errors. Screenshots go to build/e2e/ (or $HIPWB_E2E_ARTIFACTS).
+
+It checks structure (classes, element counts, that text changed), never the notebook's exact
+output text, which the tutorials may reword.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+from labserver import CHROMIUM, FLAGS, REPO, TOKEN, cleared_copy, free_port, start_lab, stop
+
+NOTEBOOK = REPO / "notebooks" / "00_getting_started.ipynb"
+ARTIFACTS = Path(os.environ.get("HIPWB_E2E_ARTIFACTS", REPO / "build" / "e2e"))
+RUN_ALL_TIMEOUT_S = 120
+BUILTIN = "__builtin_amdgcn_mfma_f32_16x16x16bf16_1k"
+
+pytestmark = pytest.mark.slow
+
+if not Path(CHROMIUM).exists():  # make test installs it (tools/setup-system.sh chromium)
+    pytest.skip(f"{CHROMIUM} missing: run tools/setup-system.sh chromium",
+                allow_module_level=True)
+sync_api = pytest.importorskip("playwright.sync_api", reason="pip install -e '.[dev]'")
+
+# Token facts of one editor: which grammar classes (tok-*, from the extension's classHighlighter)
+# and HIP marks are on line 1 (the magic) and on the body.
+EDITOR_TOKENS = """cell => {
+    const lines = [...cell.querySelectorAll('.cm-content .cm-line')];
+    const classes = line => [...line.querySelectorAll('span')].flatMap(s => [...s.classList]);
+    const words = (line, cls) => [...line.querySelectorAll('span.' + cls)].map(s => s.textContent);
+    const body = lines.slice(1);
+    return {
+        first: lines.length ? lines[0].textContent : '',
+        magic_classes: lines.length ? [...new Set(classes(lines[0]))] : [],
+        body_classes: [...new Set(body.flatMap(classes))],
+        hip: body.flatMap(l => words(l, 'cm-hipwb-hip')),
+        types: body.flatMap(l => words(l, 'tok-typeName')),
+        keywords: body.flatMap(l => words(l, 'tok-keyword')),
+    };
+}"""
+
+
+@pytest.fixture(scope="module")
+def lab():
+    """(port, log) of a lab serving a cleared copy of notebook 00; torn down afterwards."""
+    root = Path(tempfile.mkdtemp(prefix="hipwb-e2e-"))
+    cleared_copy(NOTEBOOK, root)
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    log = ARTIFACTS / "jupyterlab.log"
+    port = free_port()
+    proc = start_lab(root, port, log)
+    try:
+        yield port, log
+    finally:
+        stop(proc)
+        shutil.rmtree(root, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def page(lab):
+    """A page of a fresh headless chromium profile, with console errors collected."""
+    port, _ = lab
+    profile = tempfile.mkdtemp(prefix="hipwb-e2e-chromium-")
+    with sync_api.sync_playwright() as p:
+        ctx = p.chromium.launch_persistent_context(
+            profile, executable_path=CHROMIUM, args=FLAGS, headless=True,
+            viewport={"width": 1400, "height": 1000})
+        ctx.set_default_timeout(30_000)
+        try:
+            pg = ctx.pages[0] if ctx.pages else ctx.new_page()
+            pg.errors = []
+            pg.on("pageerror", lambda e: pg.errors.append(f"pageerror: {e}"))
+            pg.on("console", lambda m: pg.errors.append(f"console.error: {m.text}")
+                  if m.type == "error" else None)
+            pg.port = port
+            yield pg
+        finally:
+            ctx.close()
+            shutil.rmtree(profile, ignore_errors=True)
+
+
+def _busy(pg) -> int:
+    return pg.evaluate("""() => [...document.querySelectorAll('.jp-InputArea-prompt')]
+                          .filter(p => p.textContent.includes('*')).length""")
+
+
+def _wait_idle(pg, timeout_s: float) -> None:
+    t0 = time.monotonic()
+    pg.wait_for_timeout(500)
+    while _busy(pg):
+        assert time.monotonic() - t0 < timeout_s, "cells still running"
+        pg.wait_for_timeout(500)
+
+
+def _run_new_cell(pg, text: str) -> None:
+    """Append a code cell at the end, type ``text`` into it and run it."""
+    pg.locator(".jp-Notebook .jp-Cell").last.click()
+    pg.keyboard.press("Escape")
+    pg.keyboard.press("b")  # command mode: insert a cell below
+    pg.keyboard.press("Enter")  # edit it
+    pg.keyboard.type(text)
+    pg.keyboard.press("Control+Enter")  # run in place (Shift+Enter would add a cell)
+
+
+@pytest.fixture(scope="module")
+def ran(page):
+    """Open notebook 00 and Run All; returns the page once no cell is busy."""
+    pg = page
+    t0 = time.monotonic()
+    pg.goto(f"http://127.0.0.1:{pg.port}/lab/tree/{NOTEBOOK.name}?reset&token={TOKEN}")
+    pg.wait_for_selector(".jp-NotebookPanel .jp-Cell", timeout=60_000)
+    try:  # "Select Kernel" when JupyterLab asks which kernel to start
+        pg.locator(".jp-Dialog button:has-text('Select')").click(timeout=3000)
+    except sync_api.TimeoutError:
+        pass
+    pg.wait_for_function("""() => [...document.querySelectorAll(
+        '.jp-Notebook-ExecutionIndicator')].some(e => e.dataset.status === 'idle')""",
+                         timeout=60_000)
+    pg.click("text=Run")  # the menu bar
+    pg.click("text=Run All Cells")
+    _wait_idle(pg, RUN_ALL_TIMEOUT_S)
+    pg.wait_for_timeout(1000)  # widget views and bokeh finish drawing
+    pg.run_all_s = time.monotonic() - t0
+    return pg
+
+
+def _hipkernel_cell(pg):
+    return pg.locator(".jp-CodeCell", has=pg.locator(
+        ".cm-line:first-child", has_text="%%hipkernel")).first
+
+
+def test_hipkernel_body_is_cpp_and_magic_line_python(ran):
+    cell = _hipkernel_cell(ran)
+    facts = cell.evaluate(EDITOR_TOKENS)
+    cell.screenshot(path=str(ARTIFACTS / "hipkernel-cell.png"))
+    assert facts["first"].startswith("%%hipkernel")
+    # C++ grammar on the body: its types and keywords carry the grammar's classes ...
+    assert {"float", "int"} <= set(facts["types"]), facts
+    assert "tok-typeName" in facts["body_classes"] and "tok-keyword" in facts["body_classes"]
+    # ... HIP words marked on top of it ...
+    assert {"__global__", "blockIdx", "threadIdx"} <= set(facts["hip"]), facts
+    # ... and the magic line is not C++: no C++ type/keyword classes there, no HIP marks.
+    assert not {"tok-typeName", "cm-hipwb-hip"} & set(facts["magic_classes"]), facts
+    # A Python cell keeps the notebook's language (no grammar classes from the extension).
+    py = ran.locator(".jp-CodeCell", has=ran.locator(
+        ".cm-line:first-child", has_text="%load_ext workbench")).first
+    assert not [c for c in py.evaluate(EDITOR_TOKENS)["body_classes"] if c.startswith("tok-")]
+
+
+def test_compile_report_and_occupancy_widget_render(ran):
+    cell = _hipkernel_cell(ran)
+    report = cell.locator(".jp-OutputArea-output .hipwb table")
+    assert report.count() >= 1, "no compile report table under the %%hipkernel cell"
+    assert "VGPRs" in report.first.inner_text()
+    occ = ran.locator(".jp-CodeCell", has=ran.locator(
+        ".cm-line", has_text=".occupancy(")).first
+    occ.scroll_into_view_if_needed()
+    live = occ.locator(".jp-OutputArea-output .widget-box")
+    assert live.count() >= 1, "the occupancy widget has no live view"
+    canvases = occ.evaluate("""root => (function count(r) {
+        let n = r.querySelectorAll('canvas').length;
+        for (const e of r.querySelectorAll('*')) if (e.shadowRoot) n += count(e.shadowRoot);
+        return n; })(root)""")
+    assert canvases >= 1, "no bokeh canvas drawn in the occupancy widget"
+    assert not ran.locator(".jp-OutputArea-output", has_text="Error displaying widget").count()
+    occ.screenshot(path=str(ARTIFACTS / "occupancy-widget.png"))
+
+
+def test_isa_view_links_source_lines_and_instructions(ran):
+    marker = ran.locator(".hipwb details[open] pre span.src", has_text="; line").first
+    marker.scroll_into_view_if_needed()
+    marker.click()
+    pre = marker.locator("xpath=..")
+    selected = pre.locator(".hipwb-ins.hipwb-sel")
+    assert selected.count() >= 1, "clicking a source line selected no instruction"
+    key = marker.get_attribute("data-hipwb-key")
+    assert all(k == key for k in selected.evaluate_all(
+        "els => els.map(e => e.dataset.hipwbKey)"))
+    # and back: an instruction of another line selects that line's marker(s)
+    other = pre.locator(f".hipwb-ins:not([data-hipwb-key='{key}'])").first
+    other.click()
+    back = pre.locator("span.src.hipwb-sel")
+    assert back.count() >= 1
+    assert back.first.get_attribute("data-hipwb-key") == other.get_attribute("data-hipwb-key")
+
+
+def test_mfma_builtin_hover_docs_and_completion(ran):
+    _run_new_cell(ran, f"%%hipfile mfma_doc.h\nauto d = {BUILTIN}")
+    _wait_idle(ran, 30)
+    cell = ran.locator(".jp-CodeCell", has=ran.locator(
+        ".cm-line:first-child", has_text="%%hipfile mfma_doc.h")).first
+    word = cell.locator("span.cm-hipwb-builtin", has_text=BUILTIN).first
+    word.hover()
+    doc = ran.locator(".cm-tooltip .hipwb-builtin-doc")
+    doc.wait_for(state="visible", timeout=10_000)
+    text = doc.inner_text()
+    assert BUILTIN in text and "v_mfma_f32_16x16x16_bf16" in text and "bf16" in text
+    assert "gfx942" in text and "cycles" in text
+    ran.screenshot(path=str(ARTIFACTS / "mfma-hover-docs.png"),
+                   clip=_around(cell.bounding_box(), doc.bounding_box()))
+    # Tab completion of a builtin prefix in the same cell
+    cell.locator(".cm-content").click()
+    ran.keyboard.press("Control+End")
+    ran.keyboard.type("\n__builtin_amdgcn_mfma_f32_32x32x")
+    ran.keyboard.press("Tab")
+    items = ran.locator(".jp-Completer-item", has_text="__builtin_amdgcn_mfma_f32_32x32x")
+    items.first.wait_for(state="visible", timeout=10_000)
+    assert items.count() >= 2
+    ran.screenshot(path=str(ARTIFACTS / "mfma-completion.png"))
+    ran.keyboard.press("Escape")
+
+
+def _around(*boxes) -> dict:
+    x0 = min(b["x"] for b in boxes) - 8
+    y0 = min(b["y"] for b in boxes) - 8
+    x1 = max(b["x"] + b["width"] for b in boxes) + 8
+    y1 = max(b["y"] + b["height"] for b in boxes) + 8
+    return {"x": max(x0, 0), "y": max(y0, 0), "width": x1 - max(x0, 0),
+            "height": y1 - max(y0, 0)}
+
+
+def test_layout_explorer_responds_to_a_control(ran):
+    _run_new_cell(ran, 'wb.layout("v_mfma_f32_16x16x16_bf16", "gfx942")')
+    _wait_idle(ran, 60)
+    cell = ran.locator(".jp-CodeCell").last
+    select = cell.locator(".widget-dropdown", has=ran.locator(
+        "label", has_text="instruction")).locator("select")
+    try:
+        select.wait_for(state="visible", timeout=20_000)
+    except sync_api.TimeoutError:
+        cell.screenshot(path=str(ARTIFACTS / "layout-explorer-missing.png"))
+        raise
+    info = cell.locator(".widget-html").first
+    before = info.inner_text()
+    options = select.evaluate("s => [...s.options].map(o => o.value)")
+    target = next(o for o in options if "32x32" in o)
+    select.select_option(target)
+    ran.wait_for_function("([el, old]) => el.innerText !== old",
+                          arg=[info.element_handle(), before], timeout=20_000)
+    assert info.inner_text() != before
+    cell.screenshot(path=str(ARTIFACTS / "layout-explorer.png"))
+
+
+def test_no_javascript_errors_and_time(ran):
+    assert not ran.errors, "\n".join(ran.errors)
+    assert ran.run_all_s < 180

@@ -1,0 +1,88 @@
+"""Completion/hover documentation of the matrix-core builtins, generated from the catalog.
+
+Why: the JupyterLab extension (extensions/hipwb-lab) completes and documents
+``__builtin_amdgcn_mfma_*`` / ``wmma_*`` from the same facts hipwb computes with, so the editor
+never says something the catalog does not. ``python -m workbench.layouts.builtin_docs OUT``
+writes the JSON the extension bundles; tests/test_lab_extension.py checks it is up to date.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from .catalog import archs, instructions
+from .instruction import MatrixInstruction
+
+# Parameter names after A, B, C for each argument order (workbench.layouts.probes._call has
+# the same orders as calls): CDNA cbsz/abid/blgp; RDNA3 16-bit OPSEL; iu8/iu4 signedness+clamp.
+_PARAMS = {
+    "mfma": ["a", "b", "c", "cbsz", "abid", "blgp"],
+    "wmma": ["a", "b", "c"],
+    "wmma_opsel": ["a", "b", "c", "opsel"],
+    "wmma_int": ["a_signed", "a", "b_signed", "b", "c", "clamp"],
+    "f8f6f4": ["a", "b", "c", "a_fmt", "b_fmt", "a_opsel", "a_scale", "b_opsel", "b_scale"],
+    "f8f6f4_scale": ["a", "b", "c", "a_fmt", "b_fmt", "a_opsel", "a_scale", "b_opsel",
+                     "b_scale"],
+}
+
+
+def _variant(ins: MatrixInstruction) -> dict[str, Any]:
+    shape = f"{ins.m}x{ins.n}x{ins.k}" + (f" x{ins.blocks} blocks" if ins.blocks > 1 else "")
+    return {
+        "arch": ins.arch,
+        "instruction": ins.name,
+        "shape": shape,
+        "types": {"A": ins.a_type, "B": ins.b_type, "C": ins.c_type, "D": ins.d_type},
+        "wave_size": ins.wave_size,
+        "vgprs": dict(ins.vgprs),
+        "cycles": ins.cycles,
+        "passes": ins.passes,
+        "timing_source": ins.timing_source,
+        "source": ins.source,
+    }
+
+
+def builtin_docs() -> dict[str, dict[str, Any]]:
+    """``{builtin: {signature, params, variants: [per arch/wave size]}}`` for every builtin in
+    the catalog, sorted, deterministic (the JSON is committed)."""
+    out: dict[str, dict[str, Any]] = {}
+    for arch in archs():
+        # RDNA has wave32 and wave64 forms (different builtins); CDNA only wave64
+        waves = (32, 64) if arch.startswith("gfx1") else (None,)
+        for wave in waves:
+            for ins in instructions(arch, wave_size=wave):
+                entry = out.setdefault(ins.builtin, {
+                    "builtin": ins.builtin,
+                    "form": ins.builtin_form,
+                    "params": _PARAMS[ins.builtin_form],
+                    "result": ins.builtin_types[0],
+                    "operand_types": list(ins.builtin_types[1:]),
+                    "variants": [],
+                })
+                v = _variant(ins)
+                if v not in entry["variants"]:
+                    entry["variants"].append(v)
+    for entry in out.values():
+        ret, ta, tb, tc = entry["result"], *entry["operand_types"]
+        names = entry["params"]
+        types = {"a": ta, "b": tb, "c": tc}
+        args = ", ".join(f"{types.get(p, 'int')} {p}" for p in names)
+        entry["signature"] = f"{ret} {entry['builtin']}({args})"
+    return dict(sorted(out.items()))
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Write the JSON to the path given (default: the extension's src/builtins.json)."""
+    argv = sys.argv[1:] if argv is None else argv
+    root = Path(__file__).resolve().parents[2]
+    dest = Path(argv[0]) if argv else root / "extensions" / "hipwb-lab" / "src" / "builtins.json"
+    dest.write_text(json.dumps(builtin_docs(), indent=1, sort_keys=True) + "\n")
+    print(f"{dest}: {len(builtin_docs())} builtins")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
