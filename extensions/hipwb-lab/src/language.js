@@ -9,7 +9,7 @@ import {
   syntaxHighlighting
 } from '@codemirror/language';
 import { Decoration, MatchDecorator, ViewPlugin } from '@codemirror/view';
-import { NodeSet, NodeType, Parser, Tree, parseMixed } from '@lezer/common';
+import { NodeType, Parser, Tree, parseMixed } from '@lezer/common';
 import { classHighlighter } from '@lezer/highlight';
 
 export const HIP_MIME = 'text/x-hipwb-cell';
@@ -22,8 +22,6 @@ const TYPES = [
   NodeType.define({ id: 1, name: 'MagicLine' }),
   NodeType.define({ id: 2, name: 'HipBody' })
 ];
-const NODES = new NodeSet(TYPES);
-void NODES;
 
 // Splits the document into the magic line and the body; parseMixed mounts the real parsers.
 class SplitParser extends Parser {
