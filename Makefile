@@ -5,6 +5,7 @@ PYTHON  ?= python3
 VENV    := .venv
 BIN     := $(VENV)/bin
 STAMP   := $(VENV)/.hipwb-installed
+EXTRAS  ?= dev
 # Jupyter refuses to start as root unless told (containers, CI images, Binder-like hosts).
 ROOTOPT := $(shell [ "$$(id -u)" = 0 ] && echo --allow-root)
 .PHONY: lab test setup llvm chromium labextension lint bench clean
@@ -39,7 +40,7 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install -q --upgrade pip
 	# The CPU build of torch first: an unpinned torch would pull a multi-GB CUDA build.
 	$(BIN)/python -c "import torch" 2>/dev/null || $(BIN)/pip install -q torch==2.13.0
-	$(BIN)/pip install -q -e '.[dev]'
+	$(BIN)/pip install -q -e '.[$(EXTRAS)]'
 	touch $(STAMP)
 
 lint: setup

@@ -5,6 +5,8 @@
 #   tools/setup-system.sh llvm      LLVM >= 20 with the AMDGPU target (22 preferred, 19 fallback),
 #                                   and AMD's device math library (rocm-device-libs: ocml.bc)
 #   tools/setup-system.sh chromium  Debian's chromium (browser tests)
+#   tools/setup-system.sh binder    as root, for binder/Dockerfile: the LLVM above plus what
+#                                   `make setup` needs (python3-venv, make), nothing else
 #
 # An LLVM is "found" when a folder has clang, ld.lld, llvm-objdump and llvm-readelf: the same
 # search hipwb's toolchain.py does (HIPWB_LLVM_DIR, ROCm's, /usr/lib/llvm-{22,21,20}/bin).
@@ -58,8 +60,14 @@ chromium)
     echo "Installing Debian's chromium for the browser tests"
     apt_install chromium
     ;;
+binder)
+    "$0" llvm
+    # the rest of a Binder image is `make setup EXTRAS=dev,binder` as the notebook user:
+    # the same venv, torch (CPU), package, and labextension steps as `make lab` / `make test`
+    apt_install python3 python3-venv python3-pip make ca-certificates
+    ;;
 *)
-    echo "usage: $0 llvm|chromium" >&2
+    echo "usage: $0 llvm|chromium|binder" >&2
     exit 2
     ;;
 esac
