@@ -55,15 +55,19 @@ EDITOR_TOKENS = """cell => {
 
 @pytest.fixture(scope="module")
 def lab():
-    """(port, log) of a lab serving a cleared copy of notebook 00; torn down afterwards."""
+    """(base URL, token) of a lab serving a cleared copy of notebook 00, torn down afterwards;
+    or of the lab at $HIPWB_E2E_URL (token $HIPWB_E2E_TOKEN) serving notebooks/, e.g. one
+    started by tools/verify-binder-chroot.sh from the Binder set-up."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    if os.environ.get("HIPWB_E2E_URL"):
+        yield os.environ["HIPWB_E2E_URL"].rstrip("/"), os.environ.get("HIPWB_E2E_TOKEN", "")
+        return
     root = Path(tempfile.mkdtemp(prefix="hipwb-e2e-"))
     cleared_copy(NOTEBOOK, root)
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    log = ARTIFACTS / "jupyterlab.log"
     port = free_port()
-    proc = start_lab(root, port, log)
+    proc = start_lab(root, port, ARTIFACTS / "jupyterlab.log")
     try:
-        yield port, log
+        yield f"http://127.0.0.1:{port}", TOKEN
     finally:
         stop(proc)
         shutil.rmtree(root, ignore_errors=True)
@@ -72,7 +76,6 @@ def lab():
 @pytest.fixture(scope="module")
 def page(lab):
     """A page of a fresh headless chromium profile, with console errors collected."""
-    port, _ = lab
     profile = tempfile.mkdtemp(prefix="hipwb-e2e-chromium-")
     with sync_api.sync_playwright() as p:
         ctx = p.chromium.launch_persistent_context(
@@ -85,7 +88,7 @@ def page(lab):
             pg.on("pageerror", lambda e: pg.errors.append(f"pageerror: {e}"))
             pg.on("console", lambda m: pg.errors.append(f"console.error: {m.text}")
                   if m.type == "error" else None)
-            pg.port = port
+            pg.base, pg.token = lab
             yield pg
         finally:
             ctx.close()
@@ -120,7 +123,7 @@ def ran(page):
     """Open notebook 00 and Run All; returns the page once no cell is busy."""
     pg = page
     t0 = time.monotonic()
-    pg.goto(f"http://127.0.0.1:{pg.port}/lab/tree/{NOTEBOOK.name}?reset&token={TOKEN}")
+    pg.goto(f"{pg.base}/lab/tree/{NOTEBOOK.name}?reset&token={pg.token}")
     pg.wait_for_selector(".jp-NotebookPanel .jp-Cell", timeout=60_000)
     try:  # "Select Kernel" when JupyterLab asks which kernel to start
         pg.locator(".jp-Dialog button:has-text('Select')").click(timeout=3000)
