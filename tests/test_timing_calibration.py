@@ -14,6 +14,18 @@ Last measured (bench): Spearman 0.936 (order met); 5 of 11 rungs within +-35% (r
 modelled/published: naive 1.54, LDS tiling 3.88, MFMA 2.22, vector loads 1.49, direct 1.24,
 swizzle 2.44, double buffer 1.04, 128x128x8w 1.49, 256x256x8w 1.11, 256x256x16w 1.20, ping-pong
 1.23). The +-35% test is an expected failure until the model meets it.
+
+Why the rest is off (k-calib's analysis, 2026-11-24): every rung outside +-35% is modelled too
+FAST, and the model's limiter there is memory latency (MFMA baseline: 93% of stalls on vmcnt, byte
+loads serialised load -> wait -> ds_write; swizzle: single-buffered, 8 workgroups per CU hide the
+load latency in the model, the blog measured no gain over rung 5), uncoalesced byte loads (naive:
+~68 cycles per wave-iteration per CU measured, ~44 modelled) or LDS (LDS tiling: ~16 cycles per
+wave-FMA per CU measured, ~4 modelled; vector loads: the unswizzled ds_read_b128 bank conflicts
+keep the LDS 99% busy in the model; 128x128 x 8 waves: latency, 34% of stalls on vmcnt). The L2 and
+HBM latencies (500 / 1000 cycles) are still ASSUMPTIONs: no published MI300X/MI355X pointer-chase
+number could be read here, and no queueing delay at the shared L2 channels is modelled.
+Sensitivity, NOT adopted (no source): doubling both latencies gives 8 of 11 within +-35%, so a
+sourced loaded-latency figure is what the model needs next.
 """
 from __future__ import annotations
 
