@@ -29,7 +29,7 @@ def main() -> None:
     rows = []
     print(f"CDNA4 FP8 GEMM blog ladder at {a.n}^3 on MI355X (modelled vs published TFLOP/s)")
     print(f"{'#':>2} {'rung':<38} {'model':>8} {'blog':>8} {'ratio':>6} {'+-35%':>5} "
-          f"{'MFMA':>5} {'wall s':>6}  limiter")
+          f"{'MFMA':>5} {'wall s':>6}  [kernel] limiter")
     for i, (name, key, blog) in enumerate(BLOG, 1):
         if i not in pick:
             continue
@@ -42,9 +42,10 @@ def main() -> None:
         ratio = r.tflops / blog
         ok = abs(ratio - 1) <= 0.35
         rows.append((r.tflops, blog, ok))
+        kern = key[1] if isinstance(key, tuple) else f"kernels/gemm step {key}"
         print(f"{i:>2} {name:<38} {r.tflops:>8.1f} {blog:>8.1f} {ratio:>6.2f} "
               f"{'yes' if ok else 'no':>5} {100 * r.mfma_efficiency:>4.0f}% {wall:>6.1f}  "
-              f"{r.limiter}")
+              f"[{kern}] {r.limiter}")
     if len(rows) >= 2:
         rho = spearman([x[0] for x in rows], [x[1] for x in rows])
         n_ok = sum(x[2] for x in rows)
