@@ -1,5 +1,6 @@
-"""CPU emulator for gfx942 (CDNA3) and gfx950 (CDNA4) wave64 code objects: every lane, every
-LDS access.
+"""CPU emulator for gfx942 (CDNA3) and gfx950 (CDNA4) wave64 code objects and RDNA3 (gfx1100,
+gfx1102, gfx1151) / RDNA4 (gfx1201) wave32 and wave64 code objects: every lane, every LDS
+access.
 
 The emulator executes the very code object the GPU would run (DESIGN.md "Emulator executes
 ISA, not source"), batched over *all* waves that stand at the same PC: one numpy operation per
@@ -44,7 +45,12 @@ Modules
   ``fam_ds`` (LDS, permutes, swizzle), ``fam_dstr`` (gfx950 transposing LDS reads),
   ``fam_ldsdma`` (global/buffer -> LDS DMA), ``fam_mfma`` (v_mfma_* via ``workbench.layouts``,
   incl. gfx950's f8f6f4 formats and scales; v_accvgpr_* are VALU moves), ``fam_mode``
-  (s_getreg/s_setreg on MODE; per-instruction float modes). ``families`` imports them all.
+  (s_getreg/s_setreg on MODE; per-instruction float modes). RDNA: ``rdna`` (GFX11/GFX12
+  formats, lengths and the mnemonic renames onto the gfx9 semantics), ``fam_rdna`` (wave32
+  saveexec, counter waits, GFX12 SALU ops, v_permlane16/x16), ``fam_vopd`` (dual issue),
+  ``fam_wmma`` (WMMA via ``workbench.layouts``). ``families`` imports them all.
+* wave32 (``State.wave``): rows keep 64 lanes, lanes 32..63 are never enabled; a lane mask is
+  one SGPR (vcc_lo, exec_lo, s[n]).
 
 Entry points: ``workbench.runtime.emulator.EmulatorDevice`` (the Device; ``Kernel`` launches
 go through it) and ``workbench.emu.launch.execute`` (numpy buffers + a kernarg builder).

@@ -165,3 +165,42 @@ def _build_vs(d: Decoded):
             x = _f(np.broadcast_to(ra(st, g), (g.w,)))
             st.swrite(dst.idx, g, np.asarray(fn(x), np.float32).view(U32))
     return run
+
+
+# ---- v_permlane16_b32 / v_permlanex16_b32 (RDNA3 ISA): within each row of 16 lanes, lane i
+# reads lane sel(i) of its own row (permlane16) or of the other row of its 32-lane half
+# (permlanex16); sel(i) is nibble i of {S2, S1} (S1 holds lanes 0..7). op_sel[0] = FI (fetch
+# from lanes disabled in EXEC), op_sel[1] = BOUND_CTRL. Reading a disabled lane without FI is
+# not modelled here and raises.
+@semantic("v_permlane16_b32", "v_permlanex16_b32")
+def _build_permlane(d: Decoded):
+    from .operands import row_of, sread32
+
+    for k in d.mods:
+        if k != "op_sel":
+            raise EmulatorError(f"{d.mnemonic}: modifier {k} at pc 0x{d.addr:x}")
+    opsel = d.mods.get("op_sel", [0, 0])
+    opsel = opsel if isinstance(opsel, list) else [opsel]
+    fi = bool(opsel[0]) if opsel else False
+    dst, src, s1, s2 = d.ops
+    if src.kind != "v" or dst.kind != "v":
+        raise EmulatorError(f"{d.mnemonic}: operands at pc 0x{d.addr:x}: `{d.inst.text}`")
+    nv = d.kernel.n_vgpr
+    rd, rs = row_of(dst, nv), row_of(src, nv)
+    r1, r2 = sread32(s1), sread32(s2)
+    cross = d.base == "v_permlanex16_b32"
+    lane = np.arange(64)
+
+    def run(st, g):
+        sel = (np.broadcast_to(np.asarray(r1(st, g), U64), (g.w,))
+               | (np.broadcast_to(np.asarray(r2(st, g), U64), (g.w,)) << U64(32)))
+        nib = ((sel[:, None] >> (U64(4) * (lane % 16).astype(U64))) & U64(0xF)).astype(np.int64)
+        row = lane // 16
+        src_row = (row ^ 1) if cross else row
+        src_lane = src_row[None, :] * 16 + nib  # [w, 64]
+        em = st.EM[g.ix]
+        if not fi and (em & ~np.take_along_axis(em, src_lane, 1)).any():
+            raise EmulatorError(f"`{d.inst.text}` at pc 0x{d.addr:x} reads a lane disabled in "
+                                "EXEC without FI; not modelled")
+        st.vwrite(rd, g, np.take_along_axis(st.R[rs, g.ix], src_lane, 1))
+    return run

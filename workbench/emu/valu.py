@@ -97,8 +97,10 @@ def dpp_lanes(ctrl: int) -> tuple[np.ndarray, np.ndarray]:
         src, valid = row * 16 - 1, row > 0
     elif ctrl == 0x143:  # row_bcast:31 — lane 31 feeds rows 2 and 3
         src, valid = np.full(64, 31), row >= 2
-    elif 0x150 <= ctrl <= 0x15F:  # row_newbcast:n (gfx90a+): lane n of the row to the row
-        src = row * 16 + (ctrl & 0xF)
+    elif 0x150 <= ctrl <= 0x15F:  # row_newbcast:n (gfx90a+) = GFX10+ row_share:n: lane n of
+        src = row * 16 + (ctrl & 0xF)  # the row to the whole row (RDNA3 ISA DPP_ROW_SHARE)
+    elif 0x160 <= ctrl <= 0x16F:  # GFX10+ row_xmask:n: lane reads lane ^ n within its row
+        src = row * 16 + (r16 ^ (ctrl & 0xF))  # (RDNA3 ISA DPP_ROW_XMASK)
     else:
         raise ValueError(f"DPP control 0x{ctrl:x} is not defined on gfx9")
     src = np.where(valid, src, lane)
@@ -135,7 +137,8 @@ def build_generic(d: Decoded, o: Op):
     if dpp:
         allowed |= {"quad_perm", "row_shl", "row_shr", "row_ror", "wave_shl", "wave_rol",
                     "wave_shr", "wave_ror", "row_mirror", "row_half_mirror", "row_bcast",
-                    "row_newbcast", "row_mask", "bank_mask", "bound_ctrl", "fi"}
+                    "row_newbcast", "row_mask", "bank_mask", "bound_ctrl", "fi", "row_share",
+                    "row_xmask", "dpp8"}
     if sdwa:
         allowed |= {"dst_sel", "dst_unused", "src0_sel", "src1_sel"}
     for k in mods:
@@ -432,11 +435,20 @@ def _mask_reader(op: Operand):
 def _dpp_info(d):
     """(source lane [64], source-in-range [64], bound_ctrl, row&bank write mask [64]) from the
     DPP dword: dpp_ctrl[16:8], bound_ctrl[19], bank_mask[27:24], row_mask[31:28]."""
-    w = d.inst.words[1]
+    lane = np.arange(64)
+    if "dpp8" in d.mods:
+        # GFX10+ DPP8: lane reads lane sel[lane % 8] of its group of 8 (RDNA3 ISA "DPP8"); no
+        # masks, every source in range
+        sel = d.mods["dpp8"]
+        if not isinstance(sel, list) or len(sel) != 8:
+            raise UnknownInstruction(d.mnemonic, d.addr, d.inst.text, f"dpp8 {sel!r}")
+        src = (lane & ~7) + np.array(sel, np.int64)[lane & 7]
+        return src.astype(np.int64), np.ones(64, bool), False, np.ones(64, bool)
+    # the DPP dword follows the instruction's first dword (VOP1/2/C) or its two (GFX11+ VOP3)
+    w = d.inst.words[2] if len(d.inst.words) == 3 else d.inst.words[1]
     src_lane, valid = dpp_lanes((w >> 8) & 0x1FF)
     bound = bool((w >> 19) & 1)
     row_mask, bank_mask = (w >> 28) & 0xF, (w >> 24) & 0xF
-    lane = np.arange(64)
     rb = (((row_mask >> (lane // 16)) & 1) & ((bank_mask >> ((lane % 16) // 4)) & 1)) == 1
     return src_lane, valid, bound, rb
 
@@ -458,7 +470,16 @@ def _dpp_reader(d, s: Operand, t: str, nv: int, base_reader):
     neg, ab = s.neg, s.abs
     wide = t in T64
 
+    dpp8_fi = "dpp8" in d.mods and (d.inst.words[0] & 0x1FF) == 234  # DPP8 FI=1 (src0 234)
+    dpp8 = "dpp8" in d.mods
+
     def rd(st, g):
+        if dpp8 and not dpp8_fi:
+            em = st.EM[g.ix]
+            if (em & ~em[:, src_lane]).any():
+                raise UnknownInstruction(
+                    d.mnemonic, d.addr, d.inst.text,
+                    "DPP8 reading a lane disabled in EXEC without FI (not modelled)")
         x = st.R[r, g.ix][:, src_lane]
         if wide:
             x = x.astype(U64) | (st.R[r + 1, g.ix][:, src_lane].astype(U64) << U64(32))
@@ -477,6 +498,8 @@ def _dpp_reader(d, s: Operand, t: str, nv: int, base_reader):
 def _dpp_write_mask(d):
     """Lanes that write: row_mask/bank_mask and, without BOUND_CTRL, valid-source lanes."""
     src_lane, valid, bound, rb = _dpp_info(d)
+    if "dpp8" in d.mods:  # every lane writes (inactive sources are refused in _dpp_reader)
+        return lambda st, g: np.broadcast_to(rb, (g.w, 64))
 
     def m(st, g):
         if bound:

@@ -1,0 +1,89 @@
+"""RDNA-only emulator semantics: DPP8, row_xmask/row_share, v_permlane16/x16 (wave32 and
+wave64, gfx1100 and gfx1201), VOPD reading sources before writing, WMMA's replica check and the
+encoding-length rule of the GFX11/GFX12 formats."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import workbench as wb
+from workbench.emu.rdna import encoded_words, rename
+
+KDIR = Path(__file__).parent / "kernels" / "emu"
+
+
+@pytest.mark.parametrize("arch", ["gfx1100", "gfx1201"])
+@pytest.mark.parametrize("wave64", [False, True])
+def test_lane_exchange(arch, wave64):
+    mod = wb.compile((KDIR / "rdna_lanes.hip").read_text(), arch,
+                     ["-mwavefrontsize64"] if wave64 else [])
+    x = np.arange(64, dtype=np.int32) * 3 + 1
+    o = np.zeros(6 * 64, np.int32)
+    mod.dpp_rdna.on(f"emulator:{arch}")[1, 64](x, o)
+    o = o.reshape(6, 64)
+    ln = np.arange(64)
+    hexes = lambda s: np.array([int(h, 16) for h in s])  # noqa: E731
+    want = [x[(ln & ~7) + 7 - (ln & 7)],  # dpp8:[7,6,5,4,3,2,1,0]
+            x[ln // 16 * 16 + (ln % 16 ^ 3)],  # row_xmask:3
+            x[ln // 16 * 16 + 5],  # row_share:5
+            x[ln // 16 * 16 + hexes("0123456789abcdef")[ln % 16]],  # permlane16, identity
+            x[(ln // 16 ^ 1) * 16 + hexes("76543210fedcba98")[ln % 16]],  # permlanex16
+            np.where(ln % 16 >= 1, x[np.maximum(ln - 1, 0)], 0) + 1]  # row_shr:1, bound 0
+    for i, w in enumerate(want):
+        np.testing.assert_array_equal(o[i], w, err_msg=f"row {i}")
+    isa = {i.mnemonic for i in mod.dpp_rdna.isa_for(arch)}
+    assert {"v_permlane16_b32", "v_permlanex16_b32", "v_mov_b32_dpp"} <= isa
+
+
+VOPD_SWAP = r"""
+extern "C" __global__ void swap(float* x) {
+  float a = x[threadIdx.x], b = x[64 + threadIdx.x];
+  asm volatile("v_dual_mov_b32 %0, %1 :: v_dual_mov_b32 %1, %0" : "+v"(a), "+v"(b));
+  x[threadIdx.x] = a; x[64 + threadIdx.x] = b;
+}
+"""
+
+
+def test_vopd_reads_both_sources_before_writing():
+    """A VOPD pair whose halves read each other's destination swaps (RDNA3 ISA "VOPD")."""
+    k = wb.compile(VOPD_SWAP, "gfx1100").swap
+    assert any(i.dual for i in k.isa_for("gfx1100"))
+    x = np.arange(128, dtype=np.float32)
+    k.on("emulator:gfx1100")[1, 32](x)
+    np.testing.assert_array_equal(x[:32], np.arange(64, 96))
+    np.testing.assert_array_equal(x[64:96], np.arange(32))
+
+
+WMMA_HALF = r"""
+typedef _Float16 h16 __attribute__((ext_vector_type(16)));
+typedef float f8 __attribute__((ext_vector_type(8)));
+extern "C" __global__ void wmma_half(const _Float16* a, float* c) {
+  h16 v;
+  for (int k = 0; k < 16; ++k) v[k] = a[threadIdx.x * 16 + k];  // copies in lanes i, i+16 differ
+  f8 d = __builtin_amdgcn_wmma_f32_16x16x16_f16_w32(v, v, (f8){});
+  for (int i = 0; i < 8; ++i) c[threadIdx.x * 8 + i] = d[i];
+}
+"""
+
+
+def test_rdna3_wmma_refuses_unreplicated_operands():
+    k = wb.compile(WMMA_HALF, "gfx1100").wmma_half
+    a = np.arange(32 * 16, dtype=np.float16)
+    with pytest.raises(Exception, match="lane copies of A differ"):
+        k.on("emulator:gfx1100")[1, 32](a, np.zeros(256, np.float32))
+
+
+def test_gfx11_gfx12_lengths_and_renames():
+    # first dwords with the format bits of a VOPD fmaak (K literal), GFX12 VGLOBAL, GFX11 FLAT;
+    # v_permlane16_b32 and s_load_b32 as llvm-objdump 22 prints them (tests/kernels/emu)
+    assert encoded_words("v_dual_fmaak_f32", (0xC8420000, 0, 0), 11) == ("VOPD", 3)
+    assert encoded_words("global_load_b32", (0xEE050000, 0, 0), 12) == ("FLAT", 3)
+    assert encoded_words("global_load_b32", (0xDC520000, 0), 11) == ("FLAT", 2)
+    assert encoded_words("v_permlane16_b32", (0xD65B0006, 0x03FC0106, 0xFEDCBA98), 11) == (
+        "VOP3", 3)
+    assert encoded_words("s_load_b32", (0xF40000C0, 0xF8000024), 11) == ("SMEM", 2)
+    assert rename("global_load_b128") == "global_load_dwordx4"
+    assert rename("ds_load_2addr_stride64_b32") == "ds_read2st64_b32"
+    assert rename("s_add_co_ci_u32") == "s_addc_u32"
