@@ -87,3 +87,12 @@ def test_gfx11_gfx12_lengths_and_renames():
     assert rename("global_load_b128") == "global_load_dwordx4"
     assert rename("ds_load_2addr_stride64_b32") == "ds_read2st64_b32"
     assert rename("s_add_co_ci_u32") == "s_addc_u32"
+
+
+def test_row_xmask_is_rdna_only():
+    from workbench.emu import valu
+
+    src, ok = valu.dpp_lanes(0x165, 11)
+    assert src[16] == 21 and src[21] == 16 and ok.all()
+    with pytest.raises(ValueError):
+        valu.dpp_lanes(0x165)  # not a gfx9 control

@@ -62,8 +62,9 @@ def table(family: str) -> Callable:
 
 # ---------------------------------------------------------------------------------------------
 # DPP / SDWA decoding from the encoding word (CDNA3 ISA "VOP_DPP" / "VOP_SDWA" formats)
-def dpp_lanes(ctrl: int) -> tuple[np.ndarray, np.ndarray]:
-    """(source lane per lane, source-in-range per lane) for a gfx9 DPP_CTRL value."""
+def dpp_lanes(ctrl: int, gen: int = 9) -> tuple[np.ndarray, np.ndarray]:
+    """(source lane per lane, source-in-range per lane) for a DPP_CTRL value of ISA generation
+    ``gen`` (9: gfx9; 11/12: RDNA adds row_xmask)."""
     lane = np.arange(64)
     row, r16 = lane // 16, lane % 16
     valid = np.ones(64, bool)
@@ -99,8 +100,8 @@ def dpp_lanes(ctrl: int) -> tuple[np.ndarray, np.ndarray]:
         src, valid = np.full(64, 31), row >= 2
     elif 0x150 <= ctrl <= 0x15F:  # row_newbcast:n (gfx90a+) = GFX10+ row_share:n: lane n of
         src = row * 16 + (ctrl & 0xF)  # the row to the whole row (RDNA3 ISA DPP_ROW_SHARE)
-    elif 0x160 <= ctrl <= 0x16F:  # GFX10+ row_xmask:n: lane reads lane ^ n within its row
-        src = row * 16 + (r16 ^ (ctrl & 0xF))  # (RDNA3 ISA DPP_ROW_XMASK)
+    elif gen >= 10 and 0x160 <= ctrl <= 0x16F:  # GFX10+ row_xmask:n: lane reads lane ^ n
+        src = row * 16 + (r16 ^ (ctrl & 0xF))  # within its row (RDNA3 ISA DPP_ROW_XMASK)
     else:
         raise ValueError(f"DPP control 0x{ctrl:x} is not defined on gfx9")
     src = np.where(valid, src, lane)
@@ -446,7 +447,7 @@ def _dpp_info(d):
         return src.astype(np.int64), np.ones(64, bool), False, np.ones(64, bool)
     # the DPP dword follows the instruction's first dword (VOP1/2/C) or its two (GFX11+ VOP3)
     w = d.inst.words[2] if len(d.inst.words) == 3 else d.inst.words[1]
-    src_lane, valid = dpp_lanes((w >> 8) & 0x1FF)
+    src_lane, valid = dpp_lanes((w >> 8) & 0x1FF, d.kernel.gen)
     bound = bool((w >> 19) & 1)
     row_mask, bank_mask = (w >> 28) & 0xF, (w >> 24) & 0xF
     rb = (((row_mask >> (lane // 16)) & 1) & ((bank_mask >> ((lane % 16) // 4)) & 1)) == 1
