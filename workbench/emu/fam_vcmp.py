@@ -13,7 +13,7 @@ import numpy as np
 from .errors import UnknownInstruction
 from .floats import flush_src
 from .registry import Decoded, semantic
-from .valu import src_reader
+from .valu import _TYPED, _typed_reader, src_reader
 
 
 def cls(x, mask):
@@ -110,6 +110,11 @@ def _build_cmp(d: Decoded):
                     flush_in=fl and isf)
     rb = src_reader(d, b, "u32" if f is cls else t, nv, hi=b.half == "h", sel=sel[1],
                     sext=sx[1])
+    if not sdwa and not (fl and isf) and t in _TYPED and f is not cls and all(
+            not (o.neg or o.abs or o.sext or o.half)
+            and o.kind in ("v", "a", "s", "imm", "fimm", "const") for o in (a, b)):
+        # plain 32-bit sources: read through the typed register views (valu's fast path)
+        ra, rb = _typed_reader(a, t, nv), _typed_reader(b, t, nv)
     slot = sd.idx if sd is not None else None
     if sd is not None and sd.kind != "s":
         raise UnknownInstruction(d.mnemonic, d.addr, d.inst.text, "compare into a non-SGPR")

@@ -76,7 +76,7 @@ def _addr_fn(d: Decoded, vaddr, saddr, seg: str):
         return rd
 
     def rd64(st, g):
-        a = st.R[rv, g.ix].astype(U64) | (st.R[rv + 1, g.ix].astype(U64) << U64(32))
+        a = (st.R[rv + 1, g.ix].astype(U64) << U64(32)) | st.R[rv, g.ix]
         return a + U64(off % (1 << 64)) if off else a
     return rd64
 

@@ -55,6 +55,9 @@ def _as_index(waves: np.ndarray) -> Index:
     return waves
 
 
+_EXEC_ROWS: dict[int, np.ndarray] = {}  # EXEC value -> its [64] bool lanes (only read)
+
+
 class State:
     """All architectural state of the waves of one batch of workgroups."""
 
@@ -141,8 +144,13 @@ class State:
             v &= 0xFFFFFFFF
         else:
             self.S[EXEC + 1, j] = v >> 32
-        self.EM[j] = np.unpackbits(np.frombuffer(v.to_bytes(8, "little"), np.uint8),
-                                   bitorder="little").view(bool)
+        row = _EXEC_ROWS.get(v)  # the few EXEC values a loop toggles between
+        if row is None:
+            if len(_EXEC_ROWS) >= 64:
+                _EXEC_ROWS.clear()
+            row = _EXEC_ROWS[v] = np.unpackbits(
+                np.frombuffer(v.to_bytes(8, "little"), np.uint8), bitorder="little").view(bool)
+        self.EM[j] = row
 
     def lanemask(self, r: int, ix: Index, fresh: bool = False) -> np.ndarray:
         """SGPR pair r, r+1 (wave32: SGPR r alone) as a [w, 64] bool lane mask (vcc, s[n:n+1],

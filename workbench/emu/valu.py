@@ -312,7 +312,7 @@ _SVIEW = {"f32": "S32f", "i32": "S32i", "u32": "S", "b32": "S"}
 
 
 def _plain_src(s: Operand, t: str, i: int, opsel, den_src) -> bool:
-    return (t in _TYPED and not (s.neg or s.abs or s.sext) and not den_src[i]
+    return (t in _TYPED and not (s.neg or s.abs or s.sext or s.half) and not den_src[i]
             and not (i < len(opsel) and opsel[i]) and s.kind in ("v", "a", "s", "imm", "fimm",
                                                                   "const"))
 
