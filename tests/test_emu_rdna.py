@@ -96,3 +96,26 @@ def test_row_xmask_is_rdna_only():
     assert src[16] == 21 and src[21] == 16 and ok.all()
     with pytest.raises(ValueError):
         valu.dpp_lanes(0x165)  # not a gfx9 control
+
+
+
+COLUMN = r"""
+extern "C" __global__ void column(float* out) {
+  __shared__ float s[32 * 32];
+  s[threadIdx.x * 32] = threadIdx.x;  // one column: every lane on bank 0
+  __syncthreads();
+  out[threadIdx.x] = s[threadIdx.x * 32];
+}
+"""
+
+
+@pytest.mark.parametrize("arch", ["gfx1100", "gfx1201"])
+def test_lds_trace_of_a_wave32_kernel_is_analysed(arch):
+    """Emulator traces of RDNA wave32 kernels go through the same bank model (RDNA phase tables
+    of workbench.lds.phases: assumed, flagged there): a column store is a 32-way conflict."""
+    k = wb.compile(COLUMN, arch).column
+    out = np.zeros(32, np.float32)
+    tr = k.on(f"emulator:{arch}").trace[1, 32](out)
+    np.testing.assert_array_equal(out, np.arange(32))
+    text = str(wb.trace_conflicts(tr, source=k))
+    assert "32-way" in text, text
