@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from emu_corpus import CORPUS, load_corpus, run_case
+from emu_corpus import CORPUS, load_corpus, run_case, skip_reason
 
 from workbench.emu.coverage import EXECUTED, report
 from workbench.toolchain import find_toolchain
@@ -39,10 +39,9 @@ def test_corpus_case_rdna(case, arch, wave64):
     wave64 (-mwavefrontsize64), runs on ``emulator:<arch>`` and matches the same numpy checks;
     a kernel written for CDNA builtins is not RDNA code, one written for 64-lane waves runs in
     wave64 only (the case's ``needs``)."""
-    if case.needs == "cdna":
-        pytest.skip("CDNA-only kernel (MFMA/dot/fp8 builtins, row_bcast or gfx9 buffer asm)")
-    if case.needs == "wave64" and not wave64:
-        pytest.skip("the kernel's lane math assumes 64-lane waves")
+    why = skip_reason(case, arch, wave64)
+    if why is not None:
+        pytest.skip(why)
     res = run_case(case, CORPUS.parent, arch=arch, wave64=wave64)
     assert res.stats["wave_instructions"] > 0
     assert res.stats["waves"] == (-(-case.block[0] * (case.block[1] if len(case.block) > 1 else 1)

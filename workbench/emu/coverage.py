@@ -16,9 +16,12 @@ EXECUTED: Counter = Counter()  # base mnemonic -> wave-instructions executed (th
 
 
 def record(program, counts) -> None:
-    for ins, n in zip(program.insts, counts):
+    """Add a launch's counts under each instruction's semantic name (RDNA mnemonics under the
+    gfx9 name they run as, ``rdna.RENAMES``)."""
+    decoded = getattr(program, "decoded", None)
+    for i, (ins, n) in enumerate(zip(program.insts, counts)):
         if n:
-            EXECUTED[split_mnemonic(ins.mnemonic)[0]] += n
+            EXECUTED[decoded[i].base if decoded else split_mnemonic(ins.mnemonic)[0]] += n
 
 
 @dataclass
