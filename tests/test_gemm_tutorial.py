@@ -41,7 +41,10 @@ def test_step_matches_numpy(s, arch, dtype, shape):
     A, B, a, b = S.inputs(M, N, K, dtype, seed=M + N)
     C = np.full((M, N), np.nan, np.float32)
     grid, block = S.launch(s, M, N, K)
-    S.kernel(s, arch, dtype, device=f"emulator:{arch}")[grid, block](A, B, C, M, N, K)
+    # timeout: the emulator's wall-clock watchdog (a few seconds by default) is for runaway
+    # loops; a loaded CI machine needs more for the 1024-thread and naive kernels.
+    S.kernel(s, arch, dtype, device=f"emulator:{arch}")[grid, block](A, B, C, M, N, K,
+                                                                      timeout=300)
     ref = S.reference(a, b)
     bad = np.argwhere(C != ref)
     assert bad.size == 0, f"{len(bad)} wrong elements, first {bad[:3].tolist()}"

@@ -140,9 +140,10 @@ __device__ __forceinline__ void store_acc(float* C, floatx4 (&acc)[TM][TN], int 
 }
 
 // s_waitcnt vmcnt(0) / lgkmcnt(0) (gfx9 SOPP simm16: vmcnt [3:0]+[15:14], expcnt [6:4], lgkmcnt
-// [11:8]; CDNA3 ISA guide "S_WAITCNT"). Direct-to-LDS loads count in vmcnt, and a workgroup-scope
-// barrier does not wait for vmcnt outside tgsplit mode (LLVM AMDGPUUsage, GFX942 memory model),
-// so the kernels wait for their own loads explicitly before the barrier that publishes them.
+// [11:8]; CDNA3 ISA guide "S_WAITCNT"). Direct-to-LDS loads count in vmcnt. Before __syncthreads
+// (a workgroup-scope release fence + s_barrier) LLVM 22 inserts that wait itself (seen in its
+// gfx950 output); the bare barriers of the ping-pong and the interleave have no fence, so those
+// kernels must wait for their own loads explicitly before the barrier that publishes them.
 __device__ __forceinline__ void wait_vmcnt0() { __builtin_amdgcn_s_waitcnt(0x0F70); }
 __device__ __forceinline__ void wait_lgkmcnt0() { __builtin_amdgcn_s_waitcnt(0xC07F); }
 
