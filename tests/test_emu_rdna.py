@@ -119,3 +119,27 @@ def test_lds_trace_of_a_wave32_kernel_is_analysed(arch):
     np.testing.assert_array_equal(out, np.arange(32))
     text = str(wb.trace_conflicts(tr, source=k))
     assert "32-way" in text, text
+
+
+OOB = r"""
+extern "C" __global__ void oob(float* x, int n) {
+  x[threadIdx.x + n] = 1.0f;   // lanes past the buffer fault
+}
+extern "C" __global__ void spin(int* x) {
+  while (*(volatile int*)x == 0) { }
+}
+"""
+
+
+@pytest.mark.parametrize("arch", ["gfx1100", "gfx1201"])
+def test_memcheck_and_budget_on_wave32(arch):
+    """The same bounds check and instruction budget as on gfx942, naming wave32 lanes."""
+    mod = wb.compile(OOB, arch)
+    with pytest.raises(wb.KernelFault) as e:
+        mod.oob.on(f"emulator:{arch}")[1, 32](np.zeros(40, np.float32), 16)
+    assert "oob" in str(e.value) and "lane" in str(e.value)
+    assert min(e.value.lanes) == 24 and max(e.value.lanes) == 31
+    from workbench.emu import BudgetExceeded
+
+    with pytest.raises(BudgetExceeded):
+        mod.spin.on(f"emulator:{arch}")[1, 32](np.zeros(1, np.int32), budget=20_000)

@@ -1,5 +1,5 @@
 """Proof by execution on the emulator: every RDNA3 (gfx1100) and RDNA4 (gfx1201) f16 / bf16 /
-iu8 WMMA of the layout catalog, in wave32 and wave64, computes D = A·B + C when its operands
+iu8 / iu4 WMMA of the layout catalog, in wave32 and wave64, computes D = A·B + C when its operands
 are placed in registers through the catalog.
 
 As in tests/test_layouts_execution.py: the probe kernel (``workbench.layouts.probes``; lane t
@@ -22,7 +22,7 @@ from workbench.layouts import probes
 from workbench.runtime.args import element_dtype
 from workbench.runtime.kernel import Kernel
 
-TYPES = ("f16", "bf16", "iu8")
+TYPES = ("f16", "bf16", "iu8", "iu4")
 CASES = [(arch, w, n) for arch in ("gfx1100", "gfx1201") for w in (32, 64)
          for n in layouts.names(arch, wave_size=w)
          if layouts.get(n, arch, wave_size=w).a_type in TYPES]
@@ -56,6 +56,8 @@ def _dec(t: str, bits: np.ndarray) -> np.ndarray:
 
 
 def _enc(t: str, x: np.ndarray) -> np.ndarray:
+    if t == "iu4":  # two's-complement nibbles
+        return (np.asarray(x, np.int64) & 0xF).astype(np.uint32)
     return encode("i8" if t == "iu8" else t, x) & (0xFF if t == "iu8" else 0xFFFFFFFF)
 
 
@@ -67,9 +69,10 @@ def test_wmma_computes_a_times_b_plus_c(modules, arch, wave, name):
     dev = f"emulator:{arch}"
     kernel = Kernel(mod, probes.kernel_name(ins), device=dev)
     rng = np.random.default_rng(sum(map(ord, name)) + wave)
-    if ins.a_type == "iu8":
-        a_val = rng.integers(-128, 128, ins.shape("A")).astype(np.float64)
-        b_val = rng.integers(-128, 128, ins.shape("B")).astype(np.float64)
+    if ins.a_type in ("iu8", "iu4"):
+        lim = 128 if ins.a_type == "iu8" else 8
+        a_val = rng.integers(-lim, lim, ins.shape("A")).astype(np.float64)
+        b_val = rng.integers(-lim, lim, ins.shape("B")).astype(np.float64)
         c_val = rng.integers(-2**20, 2**20, ins.shape("C")).astype(np.float64)
     else:  # |D| <= 16*9 + 8 < 256: exact in fp32, f16 and bf16
         a_val = rng.integers(-3, 4, ins.shape("A")).astype(np.float64)
@@ -93,7 +96,7 @@ def test_wmma_computes_a_times_b_plus_c(modules, arch, wave, name):
                            f"({len(bad)} differ)")
 
 
-def test_every_rdna_f16_bf16_iu8_wmma_is_proven():
+def test_every_rdna_f16_bf16_iu8_iu4_wmma_is_proven():
     """The parametrisation covers each catalog entry of those types on both generations."""
     names = {(a, w, n) for a, w, n in CASES}
     assert len(names) == len(CASES) and len({n for _, _, n in CASES}) >= 4
