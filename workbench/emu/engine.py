@@ -32,6 +32,13 @@ session and the kernel stay usable.
 A barrier that every live wave of the batch reaches together (always so for one-wave
 workgroups) releases at once, without parking.
 
+Check mode
+----------
+With a ``workbench.emu.check.Checker`` on the trace recorder, the checker sees every step
+(counters, barriers), and a group taking a backward branch yields to the other groups (round
+robin over loop heads instead of min-PC) so a spin-wait cannot starve the wave it waits for;
+the checker raises ``Livelock`` when a whole round made no progress.
+
 Batches
 -------
 Workgroups are independent apart from global memory, so a large grid runs in batches of
@@ -45,7 +52,8 @@ from typing import Any
 
 import numpy as np
 
-from .errors import BarrierDeadlock, BudgetExceeded, EmulationInterrupted, TimeLimitExceeded
+from .errors import (BarrierDeadlock, BudgetExceeded, EmulationInterrupted, Livelock,
+                     TimeLimitExceeded)
 from .registry import BARRIER, BRANCH, ENDPGM, INDIRECT, NORMAL
 from .state import Group, State
 
@@ -99,6 +107,7 @@ def run_batch(launch: Launch, st: State, entry: int) -> None:
     resume = np.zeros(st.W, np.int64)
     budget_left = launch.budget - launch.executed
     stream = getattr(launch.trace, "stream", None)  # stream mode (workbench.emu.stream)
+    chk = getattr(launch.trace, "check", None)  # check mode (workbench.emu.check)
     n_live = st.W  # waves of the batch that have not ended
     n_parked = 0  # waves of the batch waiting at a barrier
     deadline = launch.started + launch.timeout if launch.timeout is not None else None
@@ -129,9 +138,18 @@ def run_batch(launch: Launch, st: State, entry: int) -> None:
     try:
         with np.errstate(all="ignore"):
             while groups:
-                pc = min(groups)
-                g = groups.pop(pc)
-                nxt = min(groups) if groups else n + 1
+                if chk is None:
+                    pc = min(groups)
+                    g = groups.pop(pc)
+                    nxt = min(groups) if groups else n + 1
+                else:  # check mode: loops yield to the other groups (spin-wait detection)
+                    try:
+                        pc = chk.pick(groups)
+                    except Livelock:
+                        chk.livelock(st, parked)
+                        raise
+                    g = groups.pop(pc)
+                    nxt = min((p for p in groups if p > pc), default=n + 1)
                 w = g.w
                 pc = g.pc  # kept in a local while the group runs straight-line
                 while True:
@@ -151,6 +169,9 @@ def run_batch(launch: Launch, st: State, entry: int) -> None:
                     if stream is not None:
                         g.pc = pc
                         stream.step(st, g)
+                    if chk is not None:
+                        g.pc = pc
+                        chk.step(st, g)
                     r = runs[pc](st, g)
                     k = kinds[pc]
                     if k == NORMAL:
@@ -161,8 +182,13 @@ def run_batch(launch: Launch, st: State, entry: int) -> None:
                             break
                         continue
                     if k == BRANCH:
+                        opc = pc
                         if w == 1 or type(r) is bool:  # one outcome (a size-1 array is one)
                             pc = targets[pc] if r else pc + 1
+                            if chk is not None and pc <= opc and chk.backedge(st, g, pc):
+                                g.pc = pc
+                                add(g)
+                                break
                             if pc >= nxt:
                                 g.pc = pc
                                 add(g)
@@ -177,6 +203,10 @@ def run_batch(launch: Launch, st: State, entry: int) -> None:
                         else:
                             add(Group(targets[pc], g.waves[r], g.steps))
                             add(Group(pc + 1, g.waves[~r], g.steps))
+                            break
+                        if chk is not None and pc <= opc and chk.backedge(st, g, pc):
+                            g.pc = pc
+                            add(g)
                             break
                         if pc >= nxt:
                             g.pc = pc
@@ -216,6 +246,8 @@ def run_batch(launch: Launch, st: State, entry: int) -> None:
                         break
                     raise AssertionError(f"unknown handler kind {k}")
                 if not groups and n_parked:
+                    if chk is not None:
+                        chk.deadlock(st, parked, resume)
                     raise _deadlock(launch, st, parked, resume)
     except KeyboardInterrupt as exc:
         launch.executed = launch.budget - budget_left

@@ -41,6 +41,11 @@ class BarrierDeadlock(EmulatorError):
     """Some waves of a workgroup wait at s_barrier while the others have ended."""
 
 
+class Livelock(EmulatorError):
+    """Every runnable wave spins in a loop whose state repeats and nobody writes memory (check
+    mode, ``workbench.emu.check``)."""
+
+
 class KernelFault(_RuntimeKernelFault, EmulatorError):
     """A memory access outside every buffer of the launch (or outside LDS / scratch).
 

@@ -57,6 +57,8 @@ def _lds_write(st, g, d, nbytes: int, inst_off: int, data, mask):
     m0 = st.S[M0, g.ix].astype(np.int64)[:, None]
     a = m0 + inst_off + lds_stride(nbytes) * np.arange(64, dtype=np.int64)[None, :]
     full = None if mask.all() else mask
+    if st.trace is not None and st.trace.check is not None:
+        st.trace.check.lds_dma(st, g, d, a, nbytes, mask)
     o = lds_offsets(st, g, d, a, full, nbytes, True)
     scatter(st.lds_flat, st.lds32_flat, o, full, data, nbytes)
 

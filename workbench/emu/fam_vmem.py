@@ -98,8 +98,11 @@ def _resolve(st, g, d, seg, addr, mask, nbytes, write):
                                 nbytes, write)
             if hi < U64(SHARED_APERTURE + (1 << 32)):
                 from .fam_ds import lds_offsets
-                o = lds_offsets(st, g, d, (addr - U64(SHARED_APERTURE)).astype(np.int64), mask,
-                                nbytes, write)
+                la = (addr - U64(SHARED_APERTURE)).astype(np.int64)
+                if st.trace is not None and st.trace.check is not None:  # check mode
+                    st.trace.check.ds(st, g, d, la, nbytes, None, "atomic" if "atomic" in
+                                      d.mnemonic else "w" if write else "r", mask)
+                o = lds_offsets(st, g, d, la, mask, nbytes, write)
                 return st.lds.reshape(-1), st.lds32.reshape(-1), o
     mem = st.mem
 

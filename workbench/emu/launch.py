@@ -20,7 +20,7 @@ from .coverage import record
 from .decode import Program
 from .elfmap import capture, fill_image, load_image, map_image
 from .engine import Launch, run_batch
-from .errors import EmulatorError
+from .errors import BarrierDeadlock, EmulatorError, Livelock
 from .fam_mode import mode_from_descriptor
 from .memory import Memory
 from .printf import PRINTF_BUFFER_BYTES
@@ -70,6 +70,7 @@ class EmuResult:
     stats: dict = field(default_factory=dict)
     stream: Any = None  # workbench.timing.InstStream (stream mode)
     printed: tuple[str, ...] = ()  # device printf output, in order (wave, then lane)
+    check: Any = None  # workbench.emu.check.CheckReport (check mode)
 
 
 def program_for(info: Any, listing: Any) -> Program:
@@ -110,7 +111,7 @@ def execute(info: Any, listing: Any, grid: Sequence[int], block: Sequence[int],
             elf: bytes | None = None, stream: bool = False,
             workgroups: int | None = None, timeout: Any = UNSET,
             segments: dict[int, bytearray] | None = None,
-            lds_oob: str = "fault") -> EmuResult:
+            lds_oob: str = "fault", check: bool = False) -> EmuResult:
     """Run ``info``'s code (``listing``) over the grid; buffers are updated in place.
 
     ``kernarg(addresses, hidden_pointers)`` returns the kernarg segment bytes given the emulated
@@ -125,7 +126,9 @@ def execute(info: Any, listing: Any, grid: Sequence[int], block: Sequence[int],
     "hardware" (reads return 0, writes are dropped, as on the GPU; see ``fam_ds``).
     ``stream``: also record every wave's instruction stream (``EmuResult.stream``, for
     ``workbench.timing``); ``workgroups``: run only the first that many workgroups of the grid
-    (in dispatch order), e.g. those one CU holds.
+    (in dispatch order), e.g. those one CU holds. ``check``: run in check mode
+    (``workbench.emu.check``): ``EmuResult.check`` is the CheckReport; a barrier deadlock or a
+    spin-wait livelock becomes a finding (outputs are then not written back).
     """
     t0 = time.monotonic()
     if info.arch not in EMULATED_ARCHS:
@@ -183,9 +186,15 @@ def execute(info: Any, listing: Any, grid: Sequence[int], block: Sequence[int],
     if entry_addr not in prog.index:
         raise EmulatorError(f"{info.name}: entry 0x{entry_addr:x} is not in the listing")
     entry = prog.index[entry_addr]
-    recorder = TraceRecorder(max_ds_rows) if (trace or stream) else None
+    recorder = TraceRecorder(max_ds_rows if trace else 0) if (trace or stream or check) \
+        else None
     if stream:
         recorder.stream = StreamRecorder()
+    checker = None
+    if check:
+        from .check import Checker
+
+        checker = recorder.check = Checker(prog, info.name, lds, info.arch)
     wave_wg: dict[int, int] = {}
     wave_in: dict[int, int] = {}
     launch = Launch(prog, info.name, mem, budget, recorder, timeout=timeout, started=t0)
@@ -214,8 +223,16 @@ def execute(info: Any, listing: Any, grid: Sequence[int], block: Sequence[int],
             for w in range(st.W):
                 wave_wg[int(st.wave_global[w])] = s + int(st.wg[w])
                 wave_in[int(st.wave_global[w])] = int(st.wave_in_wg[w])
+        if checker is not None:
+            checker.batch(st)
         try:
             run_batch(launch, st, entry)
+            if checker is not None:
+                checker.end_batch(st)
+        except (BarrierDeadlock, Livelock):
+            if checker is None:
+                raise
+            break
         except EmulatorError as e:
             # what the kernel printed before it failed (an assert's message) goes with the error
             _attach_printed(e, _printed(mem, preg, elf))
@@ -224,7 +241,7 @@ def execute(info: Any, listing: Any, grid: Sequence[int], block: Sequence[int],
     if segments is not None and not stream:
         capture(mem, mapped, segments)
     for b, r in zip(buffers, regions):
-        if b.writable and not stream:  # stream mode may run part of the grid: no write-back
+        if b.writable and not stream and (checker is None or checker.report.completed):  # stream mode may run part of the grid: no write-back
             b.data[:] = mem.view(r)
     tr = strm = None
     if recorder is not None:
@@ -235,7 +252,8 @@ def execute(info: Any, listing: Any, grid: Sequence[int], block: Sequence[int],
     secs = time.monotonic() - t0
     return EmuResult(secs, launch.executed, n_waves, tr if trace else None,
                      {"wave_instructions": launch.executed, "waves": n_waves}, strm,
-                     printed=_printed(mem, preg, elf))
+                     printed=_printed(mem, preg, elf),
+                     check=checker.report if checker is not None else None)
 
 
 def _printed(mem: Memory, preg: Any, elf: bytes | None) -> tuple[str, ...]:

@@ -63,6 +63,17 @@ class Trace(Displayable):
                 f"written {self.global_bytes_written:,} B")
 
 
+def ds_kind(mnemonic: str) -> str:
+    """"r" (LDS read), "w" (write), "atomic", or "" (lane exchanges that touch no LDS)."""
+    if mnemonic.startswith(("ds_bpermute", "ds_permute", "ds_swizzle")):
+        return ""
+    if mnemonic.startswith(("ds_read", "ds_load")):
+        return "r"
+    if mnemonic.startswith(("ds_write", "ds_store")):
+        return "w"
+    return "atomic"
+
+
 class TraceRecorder:
     """Collects records during a launch; ``finish`` turns them into a ``Trace``."""
 
@@ -74,9 +85,14 @@ class TraceRecorder:
         self.bytes_read = 0
         self.bytes_written = 0
         self.stream: Any = None  # workbench.emu.stream.StreamRecorder in stream mode
+        self.check: Any = None  # workbench.emu.check.Checker in check mode
 
     def ds(self, st: Any, g: Any, d: Any, addr: np.ndarray, width: int,
            addr2: np.ndarray | None = None) -> None:
+        if self.check is not None:
+            kind = ds_kind(d.mnemonic)
+            if kind:
+                self.check.ds(st, g, d, addr, width, addr2, kind)
         n = g.w
         if self.rows + n > self.max_rows:
             keep = max(0, self.max_rows - self.rows)
@@ -98,6 +114,11 @@ class TraceRecorder:
                   mask: Any = None, width: int = 0) -> None:
         if self.stream is not None and g is not None:
             self.stream.vmem(g, addr, mask, width)
+        if self.check is not None:
+            if write:
+                self.check.global_write()
+            elif g is not None:
+                self.check.global_read(g, addr)
         if write:
             self.bytes_written += nbytes
         else:

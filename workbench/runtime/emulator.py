@@ -26,7 +26,7 @@ class EmulatorDevice:
 
     kind = "emulator"
     # keywords a launch may add: kernel[grid, block](*args, budget=..., timeout=...)
-    launch_options = ("budget", "timeout", "lds_oob", "stream", "workgroups")
+    launch_options = ("budget", "timeout", "lds_oob", "stream", "workgroups", "check")
 
     def __init__(self, arch: str = "gfx942") -> None:
         if arch not in EMULATED_ARCHS:
@@ -51,12 +51,14 @@ class EmulatorDevice:
         0 and writes are dropped, as on the GPU);
         ``listing``:
         the kernel's ``workbench.isa.Listing`` when no ``kernel`` object is given.
+        ``check``: check mode (``workbench.emu.check``; ``LaunchResult.check``).
         ``stream``/``workgroups``: record instruction streams of only the first workgroups
         (timing mode: ``LaunchResult.stream``; outputs are then NOT written back, as only part
         of the grid ran).
         """
         timeout = options.pop("timeout", UNSET)
         lds_oob = options.pop("lds_oob", "fault")
+        check = options.pop("check", False)  # True: findings printed; "report": returned only
         if options:
             raise TypeError(f"EmulatorDevice.launch: unknown option(s) {sorted(options)}")
         if listing is None:
@@ -87,12 +89,15 @@ class EmulatorDevice:
         segments = self._loaded(co) if co is not None else None
         res = execute(info, listing, grid, block, bufs, kernarg, dynamic_lds=dynamic_lds,
                       trace=trace, budget=budget, elf=elf, stream=stream, workgroups=workgroups,
-                      timeout=timeout, segments=segments, lds_oob=lds_oob)
+                      timeout=timeout, segments=segments, lds_oob=lds_oob, check=bool(check))
         if res.printed:  # device printf: shown where the launch ran (the notebook cell)
             sys.stdout.write("".join(res.printed))
             sys.stdout.flush()
+        if res.check is not None and res.check.findings and check is True:
+            sys.stdout.write(res.check.text() + "\n")  # check=True: findings show in the cell
         for (b, host), buf in zip(hosts, bufs):
-            if not buf.writable or stream:
+            if not buf.writable or stream or (res.check is not None
+                                              and not res.check.completed):
                 continue
             if not np.shares_memory(buf.data, host):
                 np.copyto(host.reshape(-1), buf.data.view(host.dtype), casting="no")
@@ -101,7 +106,7 @@ class EmulatorDevice:
         if res.printed:
             stats["printed"] = res.printed
         return LaunchResult(info.name, self.name, tuple(grid), tuple(block), res.seconds,
-                            res.trace, stats, res.stream)
+                            res.trace, stats, res.stream, res.check)
 
 
     # -- __device__ / __constant__ variables (workbench.runtime.globals) ---------------------

@@ -100,6 +100,13 @@ class Kernel(Displayable):
         return _TraceLaunchers(self)
 
     @property
+    def check(self) -> _CheckLaunchers:
+        """``kernel.check[grid, block](*args)`` -> CheckReport: an emulator run in check mode
+        (LDS races, uninitialised LDS reads, registers read before their s_waitcnt, barrier
+        mismatches, spin-wait livelocks; ``workbench.emu.check``)."""
+        return _CheckLaunchers(self)
+
+    @property
     def timing(self) -> _TimingLaunchers:
         """``kernel.timing[grid, block](*args, chip="mi355x")`` -> TimingReport (modelled).
 
@@ -287,6 +294,33 @@ def _trace_device(kernel: Kernel) -> str:
         return name
     arch = next((a for a in kernel.module.archs if a in EMULATED_ARCHS), EMULATED_ARCHS[0])
     return "emulator" if arch == EMULATED_ARCHS[0] else f"emulator:{arch}"
+
+
+class _CheckLaunchers:
+    def __init__(self, kernel: Kernel):
+        self.kernel = kernel
+
+    def __getitem__(self, config: tuple) -> _CheckLauncher:
+        return _CheckLauncher(self.kernel, config)
+
+
+class _CheckLauncher:
+    """``kernel.check[grid, block]``: calling it returns a CheckReport."""
+
+    def __init__(self, kernel: Kernel, config: tuple):
+        if not isinstance(config, tuple) or len(config) not in (2, 3):
+            raise LaunchError("check a launch as kernel.check[grid, block](*args) or "
+                              "kernel.check[grid, block, dynamic_lds_bytes](*args)")
+        self.kernel = kernel
+        self.grid, self.block = config[0], config[1]
+        self.dynamic_lds = _lds_bytes(config[2]) if len(config) == 3 else 0
+
+    def __call__(self, *args: Any, **options: Any):
+        """Run the launch on the emulator in check mode; outputs are written as usual."""
+        options = {**options, "check": "report"}
+        res = self.kernel._launch(self.grid, self.block, args, _trace_device(self.kernel),
+                                  self.dynamic_lds, False, options)[0]
+        return res.check
 
 
 class _TimingLaunchers:
