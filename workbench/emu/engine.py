@@ -52,8 +52,13 @@ from typing import Any
 
 import numpy as np
 
-from .errors import (BarrierDeadlock, BudgetExceeded, EmulationInterrupted, Livelock,
-                     TimeLimitExceeded)
+from .errors import (
+    BarrierDeadlock,
+    BudgetExceeded,
+    EmulationInterrupted,
+    Livelock,
+    TimeLimitExceeded,
+)
 from .registry import BARRIER, BRANCH, ENDPGM, INDIRECT, NORMAL
 from .state import Group, State
 

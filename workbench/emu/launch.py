@@ -38,6 +38,7 @@ DEFAULT_BUDGET_PER_WAVE = 200_000  # ... plus this much per wave of the grid
 # module settings; ``timeout=`` per launch (None: no limit).
 DEFAULT_TIMEOUT_BASE = 4.0
 DEFAULT_TIMEOUT_PER_WAVE = 0.004
+CHECK_TIMEOUT_FACTOR = 4  # default watchdog multiplier in check mode
 STATE_BYTES_PER_BATCH = 384 << 20  # cap on register-file + scratch bytes of one batch
 # The wave64 CDNA targets whose code objects the emulator executes: gfx942 (CDNA3) and gfx950
 # (CDNA4: LLVM AMDGPU.td FeatureISAVersion9_5_Common = FeatureISAVersion9_4_Common plus the
@@ -147,7 +148,8 @@ def execute(info: Any, listing: Any, grid: Sequence[int], block: Sequence[int],
     if lds_oob not in ("fault", "hardware"):
         raise EmulatorError(f"lds_oob must be 'fault' or 'hardware', got {lds_oob!r}")
     if timeout is UNSET:
-        timeout = default_timeout(n_waves)
+        # check mode does per-access bookkeeping in Python: its watchdog allows more time
+        timeout = default_timeout(n_waves) * (CHECK_TIMEOUT_FACTOR if check else 1)
     elif timeout is not None and not (isinstance(timeout, (int, float)) and timeout > 0):
         raise EmulatorError(f"timeout must be a positive number of seconds or None, "
                             f"got {timeout!r}")
@@ -241,7 +243,9 @@ def execute(info: Any, listing: Any, grid: Sequence[int], block: Sequence[int],
     if segments is not None and not stream:
         capture(mem, mapped, segments)
     for b, r in zip(buffers, regions):
-        if b.writable and not stream and (checker is None or checker.report.completed):  # stream mode may run part of the grid: no write-back
+        # stream mode may run part of the grid, a stopped check-mode launch did not finish:
+        # no write-back
+        if b.writable and not stream and (checker is None or checker.report.completed):
             b.data[:] = mem.view(r)
     tr = strm = None
     if recorder is not None:
