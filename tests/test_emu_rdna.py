@@ -143,3 +143,24 @@ def test_memcheck_and_budget_on_wave32(arch):
 
     with pytest.raises(BudgetExceeded):
         mod.spin.on(f"emulator:{arch}")[1, 32](np.zeros(1, np.int32), budget=20_000)
+
+
+BUF = r"""
+extern "C" __global__ void bufload(const float* x, unsigned* o, int n, int flags) {
+  __amdgpu_buffer_rsrc_t r = __builtin_amdgcn_make_buffer_rsrc((void*)x, 0, n * 4, flags);
+  o[threadIdx.x] = __builtin_amdgcn_raw_buffer_load_b32(r, threadIdx.x * 4, 0, 0);
+}
+"""
+
+
+@pytest.mark.parametrize("arch", ["gfx1100", "gfx1201"])
+def test_raw_buffer_load_range_checked(arch):
+    """GFX11/GFX12 V# with OOB_SELECT = 3 (raw): offsets past num_records read 0; other
+    OOB_SELECT values are refused by name."""
+    k = wb.compile(BUF, arch).bufload.on(f"emulator:{arch}")
+    x = np.arange(32, dtype=np.float32) + 1
+    o = np.full(32, 7, np.uint32)
+    k[1, 32](x, o, 20, 0x31016000)
+    np.testing.assert_array_equal(o, np.where(np.arange(32) < 20, x.view(np.uint32), 0))
+    with pytest.raises(Exception, match="OOB_SELECT 0"):
+        k[1, 32](x, o, 20, 0x01016000)

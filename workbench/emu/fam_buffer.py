@@ -69,6 +69,7 @@ def _rsrc_reader(d: Decoded, srsrc):
     """(base [w] uint64, num_records [w] int64) of the group's waves; refuses V# modes that
     are not modelled."""
     s0 = srsrc.idx
+    rdna = d.kernel.gen >= 10
 
     def rd(st, g):
         w0, w1, w2, w3 = (st.S[s0 + k, g.ix] for k in range(4))
@@ -81,7 +82,13 @@ def _rsrc_reader(d: Decoded, srsrc):
             why = "swizzle_en set"
         elif (((w3 >> U32(23)) & U32(1)) != 0).any():
             why = "add_tid_enable set"
-        elif (((w3 >> U32(15)) & U32(0xF)) == 0).any():
+        elif rdna and (((w3 >> U32(28)) & U32(3)) != 3).any():
+            # GFX10+ V# OOB_SELECT [29:28] (RDNA3 ISA "Buffer resource"): only 3 (raw: offset
+            # < num_records, clang's make_buffer_rsrc 0x31016000 on gfx11) is modelled
+            why = f"OOB_SELECT {int(((w3 >> U32(28)) & U32(3)).min())} (only 3, raw, is modelled)"
+        elif rdna and (((w3 >> U32(12)) & U32(0x7F)) == 0).any():
+            why = "format 0 (BUF_FMT_INVALID) in V# dword 3 [18:12]"
+        elif not rdna and (((w3 >> U32(15)) & U32(0xF)) == 0).any():
             why = ("data format 0 (BUF_DATA_FORMAT_INVALID) in V# dword 3; make_buffer_rsrc "
                    "flags 0x00020000 (data format 32) is the gfx9 convention")
         if why is not None:
