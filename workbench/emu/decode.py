@@ -208,6 +208,12 @@ class Program:
         if b is None:
             self.unsupported.append((d.addr, d.mnemonic))
             return _raiser(UnknownInstruction(d.mnemonic, d.addr, d.inst.text))
+        if any(o.half for o in d.ops) and b not in _TRUE16_BUILDERS:
+            # GFX11+ true16 halves (v0.l / v0.h) are honoured by the VALU table's generic
+            # builder and VOPC only; anywhere else they would be read as whole VGPRs
+            self.unsupported.append((d.addr, d.mnemonic))
+            return _raiser(UnknownInstruction(d.mnemonic, d.addr, d.inst.text,
+                                              "true16 register halves (v.l / v.h)"))
         try:
             return as_exec(b(d))
         except UnknownInstruction as e:
@@ -217,6 +223,16 @@ class Program:
             err = UnknownInstruction(d.mnemonic, d.addr, d.inst.text, f"cannot decode: {e}")
             self.unsupported.append((d.addr, d.mnemonic))
             return _raiser(err)
+
+
+def _true16_builders() -> tuple:
+    from .fam_vcmp import _build_cmp
+    from .valu import _build_valu
+
+    return (_build_valu, _build_cmp)
+
+
+_TRUE16_BUILDERS = _true16_builders()
 
 
 def check_length(ins: Any, enc: str, gen: int = 9) -> None:
