@@ -7,8 +7,8 @@
 #   sudo tools/verify-binder-chroot.sh CHROOT [PORT]
 #
 # CHROOT: a directory made by `debootstrap --variant=minbase bookworm CHROOT` (reused as is:
-# run it on a fresh one). Needs root (chroot, mount). The host's apt sources and pip config are
-# copied in (and pip's local wheel folders bind-mounted read-only), nothing else of the host.
+# run it on a fresh one). Needs root (chroot, mount). The host's apt sources, pip config and CA
+# bundle are copied in (pip's local wheel folders bind-mounted read-only), nothing else.
 set -euo pipefail
 ROOT=$(realpath "$1"); PORT=${2:-18888}
 REPO=$(cd "$(dirname "$0")/.." && pwd)
@@ -32,6 +32,9 @@ cp "$REPO/tools/setup-system.sh" "$ROOT/tmp/setup-system.sh"
 chroot "$ROOT" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root \
     /bin/bash -c "/tmp/setup-system.sh binder && rm /tmp/setup-system.sh \
                   && (id $U || useradd --create-home --uid 1000 $U)"
+# This sandbox reaches PyPI through a TLS proxy whose CA only the host's bundle has (pip.conf
+# points at it): a host fact, not part of the image, so it is copied in after the apt steps.
+cp /etc/ssl/certs/ca-certificates.crt "$ROOT/etc/ssl/certs/ca-certificates.crt"
 # COPY . $H/hipwb -- a fresh clone of the committed tree, so only committed files count
 rm -rf "$ROOT$H/hipwb"
 git clone -q "$REPO" "$ROOT$H/hipwb"
