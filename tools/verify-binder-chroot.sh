@@ -64,8 +64,10 @@ echo "== /lab/tree/00_getting_started.ipynb:"
 curl -fs -o /dev/null -w "HTTP %{http_code}\n" \
     "http://127.0.0.1:$PORT/lab/tree/00_getting_started.ipynb?token=binder-check"
 echo "== hipwb-lab in the page config and its remoteEntry served:"
-page=$(curl -fs "http://127.0.0.1:$PORT/lab?token=binder-check")
-load=$(echo "$page" | grep -o 'hipwb-lab[^}]*remoteEntry[^"]*' | head -1 | grep -o 'static/remoteEntry[^"\\]*')
+load=$(curl -fs "http://127.0.0.1:$PORT/lab?token=binder-check" | python3 -c '
+import json, re, sys
+cfg = json.loads(re.search(r"id=.jupyter-config-data.[^>]*>(.*?)</script>", sys.stdin.read(), re.S)[1])
+print(next(e["load"] for e in cfg["federated_extensions"] if e["name"] == "hipwb-lab"))')
 echo "load: $load"
 curl -fs -o /dev/null -w "HTTP %{http_code} %{size_download} bytes\n" \
     "http://127.0.0.1:$PORT/lab/extensions/hipwb-lab/$load?token=binder-check"
