@@ -5,9 +5,10 @@ Layers, bottom to top (DESIGN.md "The one data flow" and "Rules that keep the pi
 
 0. models — pure functions over data: ``arch``, ``occupancy``, ``layouts``, ``lds``, ``timing``,
    plus the data-only helpers they share (``text_table``, ``errors``, ``display``);
-1. compiler — ``toolchain``, ``compile_options``, ``codeobject``, ``isa``, ``compiler`` and
-   ``layouts.probes`` (it compiles one probe kernel per catalog instruction, so it sits above
-   the compiler although it lives next to the catalog);
+1. compiler — ``toolchain``, ``compile_options``, ``codeobject``, ``isa``, ``compiler``,
+   ``devlib`` (the device libraries a compile links) and ``layouts.probes`` (it compiles one
+   probe kernel per catalog instruction, so it sits above the compiler although it lives next
+   to the catalog);
 2. emu — the emulator (executes code objects and listings);
 3. runtime — devices, ``Kernel`` launches (the emulator is one device);
 4. widgets — views over all of the above;
@@ -33,7 +34,8 @@ LAYERS: dict[str, int] = {
     "workbench.timing": 0, "workbench.text_table": 0, "workbench.errors": 0,
     "workbench.display": 0,
     "workbench.toolchain": 1, "workbench.compile_options": 1, "workbench.codeobject": 1,
-    "workbench.isa": 1, "workbench.compiler": 1, "workbench.layouts.probes": 1,
+    "workbench.isa": 1, "workbench.compiler": 1, "workbench.devlib": 1,
+    "workbench.layouts.probes": 1,
     "workbench.emu": 2,
     "workbench.runtime": 3,
     "workbench.widgets": 4,
