@@ -49,6 +49,16 @@ extern "C" __global__ void uninit_ok(const float* in, float* out) {
   __syncthreads();
   out[t] = s[t] + s[t + 64];
 }
+extern "C" __global__ void priv_uninit(const int* idx, float* out) {
+  volatile float a[64];                                // volatile: really in scratch
+  for (int i = 0; i < 32; ++i) a[i] = i;               // a[32..63] never written
+  out[threadIdx.x] = a[idx[threadIdx.x] & 63];
+}
+extern "C" __global__ void priv_ok(const int* idx, float* out) {
+  volatile float a[64];
+  for (int i = 0; i < 64; ++i) a[i] = i;
+  out[threadIdx.x] = a[idx[threadIdx.x] & 63];
+}
 extern "C" __global__ void early_read(const float* in, float* out) {
   float x;
   const float* p = in + threadIdx.x;
@@ -134,6 +144,20 @@ def test_uninitialised_lds_read(mod):
     assert f.address is not None and 256 <= f.address < 512  # s[64..127]
     ok, _, _ = _check(mod, "uninit_ok", 64)
     assert not ok, ok.text()
+
+
+def test_uninitialised_scratch_read(mod):
+    idx = np.arange(64, dtype=np.int32)
+    for name, bad in (("priv_uninit", True), ("priv_ok", False)):
+        out = np.zeros(64, np.float32)
+        rep = Kernel(mod, name, device="emulator").check[1, 64](idx, out)
+        if bad:
+            assert rep.kinds() == {"uninit-scratch"}, rep.text()
+            f = rep.findings[0]
+            assert f.lanes == (32,) and "offset 128" in f.detail, f.text()
+        else:
+            np.testing.assert_array_equal(out, np.arange(64))
+            assert not rep, rep.text()
 
 
 def test_register_read_before_waitcnt(mod):

@@ -12,7 +12,9 @@ Models (sources in the comments where they are hardware facts):
   workgroup leave a barrier together, so two accesses of different waves with the same epoch
   are unordered; a write and a read/write of one byte by different waves in one epoch is a
   race. LDS atomics (``ds_add_*`` ...) are exempt. Shadow per LDS byte: last writer wave and
-  epoch, last reader wave (-2: several) and epoch, written-in-this-launch flag.
+  epoch, last reader wave (-2: several) and epoch, written-in-this-launch flag. Scratch: a
+  written flag per private byte of every lane (a read of a byte the lane never wrote is
+  reported).
 * Counters: per wave, the outstanding memory operations in issue order with the registers they
   write. ``s_waitcnt vmcnt(N)`` retires all but the N youngest VMEM operations, ``lgkmcnt(N)``
   likewise for LDS/GDS/message operations, in order; SMEM loads return out of order, so only
@@ -46,7 +48,8 @@ MAX_PER_KIND = 20  # distinct findings kept per kind (more are counted)
 class Finding:
     """One problem: what, where (pc, source line, instruction), which waves/lanes/address."""
 
-    kind: str  # "lds-race", "uninit-lds", "waitcnt", "barrier-mismatch", "deadlock", "livelock"
+    kind: str  # "lds-race", "uninit-lds", "uninit-scratch", "waitcnt", "barrier-mismatch",
+    # "deadlock", "livelock"
     kernel: str
     pc: int
     source_line: int
@@ -91,8 +94,8 @@ class CheckReport(Displayable):
 
     def text(self) -> str:
         if not self.findings:
-            head = f"{self.kernel}: no LDS race, uninitialised read, early register read, " \
-                   f"barrier mismatch or livelock found"
+            head = (f"{self.kernel}: no LDS race, uninitialised LDS/scratch read, early "
+                    f"register read, barrier mismatch or livelock found")
         else:
             per = ", ".join(f"{k} {n}" for k, n in sorted(self.counts.items()))
             head = f"{self.kernel}: {len(self.findings)} finding(s) ({per})"
@@ -232,6 +235,7 @@ class Checker:
         self.r_wave = np.full(n, -1, np.int32)
         self.r_ep = np.full(n, -1, np.int64)
         self.init = np.zeros(n, bool)
+        self.s_init = np.zeros(st.scratch.size, bool)  # scratch bytes written in this launch
         self.pid = np.zeros(st.W, np.int64)  # per wave: index of its outstanding-ops tuple
         self.deferred.clear()
         self.hashes.clear()
@@ -384,6 +388,28 @@ class Checker:
             self._race(st, g, bad, wv, rw, lane, la, "write-after-read")
         self.w_wave[idx] = wv
         self.w_ep[idx] = ep
+
+    def scratch(self, st: Any, g: Any, d: Any, flat: np.ndarray, mask: np.ndarray | None,
+                nbytes: int, write: bool) -> None:
+        """A scratch (private) access: ``flat`` are byte offsets into the batch's scratch."""
+        m = np.ones((g.w, 64), bool) if mask is None else np.broadcast_to(mask, (g.w, 64))
+        m = m & st.EM[g.ix]
+        if not m.any():
+            return
+        wi, lane = np.nonzero(m)
+        idx = (np.asarray(flat, np.int64)[wi, lane][:, None] + np.arange(nbytes)).reshape(-1)
+        idx = np.clip(idx, 0, self.s_init.size - 1)
+        if write:
+            self.s_init[idx] = True
+            return
+        un = ~self.s_init[idx]
+        if un.any():
+            j = int(np.nonzero(un)[0][0]) // nbytes
+            w, ln = int(g.waves[wi[j]]), int(lane[j])
+            off = int(np.asarray(flat, np.int64)[wi[j], ln]) - (w * 64 + ln) * st.scratch_stride
+            self.add("uninit-scratch", g.pc, None, waves=(int(st.wave_global[w]),),
+                     lanes=(ln,), detail=f"reads private (scratch) offset {off} that this "
+                                         f"lane never wrote in this launch")
 
     def lds_dma(self, st: Any, g: Any, d: Any, addr: np.ndarray, width: int,
                 mask: np.ndarray) -> None:

@@ -128,6 +128,8 @@ def _scratch(st, g, d, a, mask, nbytes, write):
     waves = np.asarray(g.waves)[:, None]
     base = (waves * 64 + np.arange(64)[None, :]) * st.scratch_stride
     flat = base + (np.where(mask, a, 0) if mask is not None else a)
+    if st.trace is not None and st.trace.check is not None:  # check mode
+        st.trace.check.scratch(st, g, d, flat, mask, nbytes, write)
     return st.scratch, st.scratch32, flat.astype(np.int64)
 
 
