@@ -199,3 +199,20 @@ def test_check_true_prints_findings(mod, capsys):
     res = k[1, 256](np.zeros(256, np.float32), np.zeros(256, np.float32), check=True)
     assert res.check.kinds() == {"lds-race"}
     assert "[lds-race] tr_race" in capsys.readouterr().out
+
+
+SAME_INSTRUCTION = r'''
+extern "C" __global__ void all_write_one(float* out) {
+  __shared__ float s[64];
+  s[threadIdx.x & 63] = threadIdx.x;                   // 2 waves write the same 64 floats
+  __syncthreads();
+  out[threadIdx.x] = s[threadIdx.x & 63];
+}
+'''
+
+
+def test_two_waves_writing_one_byte_in_one_instruction_race():
+    k = Kernel(wb.compile(SAME_INSTRUCTION, "gfx942"), "all_write_one", device="emulator")
+    rep = k.check[1, 128](np.zeros(128, np.float32))
+    assert rep.kinds() == {"lds-race"}, rep.text()
+    assert "write-after-write" in rep.findings[0].detail

@@ -345,13 +345,11 @@ class Checker:
 
     def _access(self, st, g, wv, lane, la, idx, kind) -> None:
         ep = self.epoch[wv]
-        order = np.argsort(idx, kind="stable")
-        si, sw = idx[order], wv[order]
-        dup = (si[1:] == si[:-1]) & (sw[1:] != sw[:-1])  # one byte, two waves, same instruction
         if kind == "r":
-            for w in np.unique(wv)[:8]:
-                self.reads.setdefault(int(w), set()).update(
-                    ("LDS", int(x)) for x in np.unique(la[wv == w])[:4])
+            # for a livelock report: the first address each wave read (first 8 waves)
+            first = np.concatenate([[0], np.nonzero(wv[1:] != wv[:-1])[0] + 1])[:8]
+            for j in first.tolist():
+                self.reads.setdefault(int(wv[j]), set()).add(("LDS", int(la[j])))
             un = ~self.init[idx]
             if un.any():
                 j = int(np.nonzero(un)[0][0])
@@ -364,10 +362,15 @@ class Checker:
                 self._race(st, g, bad, wv, ww, lane, la, "read-after-write")
             rw = self.r_wave[idx]
             same = self.r_ep[idx] == ep
-            self.r_wave[idx] = np.where(same & (((rw >= 0) & (rw != wv)) | (rw == -2)), -2, wv)
+            new = np.where(same & (((rw >= 0) & (rw != wv)) | (rw == -2)), -2, wv)
+            self.r_wave[idx] = new
+            # one byte read by two waves in this instruction: the last assignment won, so a
+            # byte whose stored reader is another wave than one of its elements has several
+            back = self.r_wave[idx]
+            several = (back != new) & (back >= 0)
+            if several.any():
+                self.r_wave[idx[several]] = -2
             self.r_ep[idx] = ep
-            if dup.any():
-                self.r_wave[si[1:][dup]] = -2
             return
         self.init[idx] = True
         if kind == "atomic":
@@ -376,18 +379,17 @@ class Checker:
         bad = (ww >= 0) & (ww != wv) & (self.w_ep[idx] == ep)
         if bad.any():
             self._race(st, g, bad, wv, ww, lane, la, "write-after-write")
-        if dup.any():
-            b = np.zeros(len(idx), bool)
-            b[order[1:][dup]] = True
-            other = np.zeros(len(idx), np.int64)
-            other[order[1:]] = sw[:-1]
-            self._race(st, g, b, wv, other, lane, la, "write-after-write")
         rw = self.r_wave[idx]
         bad = ((rw == -2) | ((rw >= 0) & (rw != wv))) & (self.r_ep[idx] == ep)
         if bad.any():
             self._race(st, g, bad, wv, rw, lane, la, "write-after-read")
         self.w_wave[idx] = wv
         self.w_ep[idx] = ep
+        # one byte written by two waves in this instruction: the last assignment won
+        back = self.w_wave[idx]
+        both = back != wv
+        if both.any():
+            self._race(st, g, both, wv, back, lane, la, "write-after-write")
 
     def scratch(self, st: Any, g: Any, d: Any, flat: np.ndarray, mask: np.ndarray | None,
                 nbytes: int, write: bool) -> None:
