@@ -182,6 +182,7 @@ def test_spin_without_writer_is_a_livelock_not_a_hang(mod):
     assert "livelock" in rep.kinds(), rep.text()
     f = [f for f in rep.findings if f.kind == "livelock"][0]
     assert f.waves == (1,) and not rep.completed
+    assert "wave(s) 0 wait at barrier #2" in f.detail, f.detail
     assert not out.any()  # a launch that never ends writes nothing back
 
 
@@ -216,3 +217,14 @@ def test_two_waves_writing_one_byte_in_one_instruction_race():
     rep = k.check[1, 128](np.zeros(128, np.float32))
     assert rep.kinds() == {"lds-race"}, rep.text()
     assert "write-after-write" in rep.findings[0].detail
+
+
+def test_rdna_wave32_race_found_counters_not_modelled():
+    """gfx1100 wave32: LDS races are checked; the s_waitcnt model is gfx9-only and says so."""
+    k = Kernel(wb.compile(SRC, "gfx1100"), "tr_race", device="emulator:gfx1100")
+    x = np.arange(256, dtype=np.float32)
+    rep = k.check[1, 256](x, np.zeros(256, np.float32))
+    assert rep.kinds() == {"lds-race"} and not rep.waitcnt_checked
+    assert "not modelled" in rep.text()
+    ok = Kernel(wb.compile(SRC, "gfx1100"), "tr_ok", device="emulator:gfx1100")
+    assert not ok.check[1, 256](x, np.zeros(256, np.float32)).findings

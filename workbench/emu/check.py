@@ -470,12 +470,17 @@ class Checker:
             lds = [a for s, a in addrs if s == "LDS"]
             waiting = np.nonzero(parked)[0]
             ended = np.nonzero(self.ended_at >= 0)[0]
+            at = ""
+            if len(waiting):
+                ws = ", ".join(str(int(st.wave_global[w])) for w in waiting[:8])
+                at = f"; wave(s) {ws} wait at barrier #{int(self.epoch[waiting[0]])}"
             self.add("livelock", target, None,
                      waves=tuple(int(st.wave_global[w]) for w in waves),
                      address=lds[0] if lds else None,
                      detail=f"these waves spin in a loop re-reading {where} with unchanged "
-                            f"state; nobody else can write before the next barrier "
-                            f"({len(waiting)} wave(s) wait at s_barrier, {len(ended)} ended)")
+                            f"state after {int(self.epoch[waves[0]])} barrier(s); nobody else "
+                            f"can write before the next barrier ({len(waiting)} wave(s) wait "
+                            f"at s_barrier, {len(ended)} ended{at})")
         self.report.completed = False
 
     def deadlock(self, st: Any, parked: np.ndarray, resume: np.ndarray) -> None:
@@ -486,7 +491,7 @@ class Checker:
             pc = int(resume[wait[0]]) - 1
             desc = "; ".join(
                 [f"waves {_short(tuple(int(st.wave_global[w]) for w in wait))} wait at "
-                 f"barrier #{int(self.epoch[wait[0]]) + 1}"]
+                 f"barrier #{int(self.epoch[wait[0]])}"]
                 + [f"wave {int(st.wave_global[w])} ended after {int(self.ended_at[w])} "
                    f"barrier(s)" for w in gone[:4]])
             self.add("deadlock", pc, int(wgi), waves=tuple(int(st.wave_global[w]) for w in ws),
