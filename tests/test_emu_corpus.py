@@ -1,5 +1,6 @@
 """The emulator runs every kernel of the HIP corpus (tests/kernels/emu), compiled for gfx942 and
-for gfx950, and matches numpy."""
+for gfx950 (and its arch-neutral kernels for gfx1100 and gfx1201 in wave32 and wave64), and
+matches numpy."""
 from __future__ import annotations
 
 import numpy as np
