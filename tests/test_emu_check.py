@@ -228,3 +228,20 @@ def test_rdna_wave32_race_found_counters_not_modelled():
     assert "not modelled" in rep.text()
     ok = Kernel(wb.compile(SRC, "gfx1100"), "tr_ok", device="emulator:gfx1100")
     assert not ok.check[1, 256](x, np.zeros(256, np.float32)).findings
+
+
+WIDE_LOAD = r'''
+extern "C" __global__ void early_read2(const float2* in, float* out) {
+  float2 x;
+  const float2* p = in + threadIdx.x;
+  asm volatile("global_load_dwordx2 %0, %1, off" : "=v"(x) : "v"(p) : "memory");
+  out[threadIdx.x] = x.x + x.y;                        // a register pair, no s_waitcnt
+}
+'''
+
+
+def test_register_range_read_before_waitcnt():
+    k = Kernel(wb.compile(WIDE_LOAD, "gfx942"), "early_read2", device="emulator")
+    rep = k.check[1, 64](np.zeros(128, np.float32), np.zeros(64, np.float32))
+    assert rep.kinds() == {"waitcnt"}, rep.text()
+    assert "global_load_dwordx2" in rep.findings[0].detail

@@ -113,7 +113,7 @@ class CheckReport(Displayable):
                 "text/html": "<pre>" + html.escape(self.text()) + "</pre>"}
 
 
-_REG = re.compile(r"\b([vsa])(?:\[(\d+):(\d+)\]|(\d+))\b")
+_REG = re.compile(r"\b([vsa])(?:\[(\d+):(\d+)\]|(\d+)\b)")
 _NO_DST = ("s_cmp", "s_bitcmp", "s_waitcnt", "s_barrier", "s_branch", "s_cbranch", "s_endpgm",
            "s_nop", "s_setprio", "s_sleep", "s_sendmsg", "s_dcache", "s_icache",
            "s_set_gpr_idx", "buffer_wbinvl1", "buffer_inv", "buffer_wbl2", "s_trap")
@@ -164,7 +164,9 @@ def _classify(ins: Any) -> _Op:
                 or (m.startswith("ds_") and ("_rtn" not in m and not m.startswith(
                     ("ds_read", "ds_load", "ds_bpermute", "ds_permute", "ds_swizzle",
                      "ds_wrxchg", "ds_cmpst_rtn")) and not m.startswith("ds_read"))))
-    has_dst = not (is_store or m.startswith(_NO_DST) or " lds" in f" {ops}" or not regs)
+    # global/buffer -> LDS DMA (``global_load_lds_*``, ``buffer_load_* ... lds``) writes no VGPR
+    has_dst = not (is_store or m.startswith(_NO_DST) or "_load_lds" in m
+                   or re.search(r"\blds\b", ops) or not regs)
     dst = frozenset(regs[0]) if has_dst else frozenset()
     src = frozenset(r for rs in (regs[1:] if has_dst else regs) for r in rs)
     if m.startswith("s_load") or m.startswith("s_buffer_load"):
