@@ -28,14 +28,15 @@ G = _load("gemm_steps_check", ROOT / "kernels/gemm/steps.py")
 SM = _load("softmax_steps_check", ROOT / "kernels/softmax/steps.py")
 
 
+@pytest.mark.parametrize("arch", ["gfx942", "gfx950"])
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
-def test_corpus_case_is_clean(case):
-    mod = wb.compile((CORPUS.parent / case.file).read_text(), "gfx942")
-    k = wb.Kernel(mod, case.kernel, device="emulator")
+def test_corpus_case_is_clean(case, arch):
+    mod = wb.compile((CORPUS.parent / case.file).read_text(), arch)
+    k = wb.Kernel(mod, case.kernel, device=f"emulator:{arch}")
     args = case.make(np.random.default_rng(0))
     rep = k.check[case.grid, case.block, case.dynamic_lds](*args)
     if "arch" in inspect.signature(case.check).parameters:
-        case.check(args, arch="gfx942")
+        case.check(args, arch=arch)
     else:
         case.check(args)
     assert not rep, rep.text()
