@@ -245,3 +245,33 @@ def test_register_range_read_before_waitcnt():
     rep = k.check[1, 64](np.zeros(128, np.float32), np.zeros(64, np.float32))
     assert rep.kinds() == {"waitcnt"}, rep.text()
     assert "global_load_dwordx2" in rep.findings[0].detail
+
+
+GLOBAL_SPIN = r'''
+extern "C" __global__ void wait_global(int* flag, float* out) {
+  if (threadIdx.x >= 64) {                             // wave 1 waits for wave 0's flag
+    while (((volatile int*)flag)[0] == 0) { }
+  } else if (threadIdx.x == 0 && out[0] == 1.0f) {     // ... which is set only if out[0] == 1
+    ((volatile int*)flag)[0] = 1;
+  }
+  out[threadIdx.x] = 2.0f;
+}
+'''
+
+
+@pytest.mark.parametrize("released", [True, False], ids=["flag-set", "never-set"])
+def test_spin_on_a_global_flag(released):
+    k = Kernel(wb.compile(GLOBAL_SPIN, "gfx942"), "wait_global", device="emulator")
+    out = np.zeros(128, np.float32)
+    out[0] = 1.0 if released else 0.0
+    flag = np.zeros(1, np.int32)
+    t0 = time.monotonic()
+    rep = k.check[1, 128](flag, out)
+    assert time.monotonic() - t0 < 5
+    if released:
+        assert rep.completed and "livelock" not in rep.kinds(), rep.text()
+        assert flag[0] == 1 and (out == 2).all()
+    else:
+        assert rep.kinds() == {"livelock"}, rep.text()
+        f = rep.findings[0]
+        assert f.waves == (1,) and "global 0x" in f.detail, f.text()
