@@ -275,3 +275,18 @@ def test_spin_on_a_global_flag(released):
         assert rep.kinds() == {"livelock"}, rep.text()
         f = rep.findings[0]
         assert f.waves == (1,) and "global 0x" in f.detail, f.text()
+
+
+def test_counter_model_retires_only_what_is_surely_back():
+    """lgkmcnt(N>0) never retires an SMEM load (out of order) nor the N youngest LDS ops;
+    vmcnt(N) retires all but the N youngest VMEM ops (stores count too)."""
+    from workbench.emu.check import _retire
+
+    smem, ds1, ds2 = (("smem",), frozenset({1000}), 0), (("lgkm",), frozenset({1}), 1), \
+        (("lgkm",), frozenset({2}), 2)
+    assert _retire((smem, ds1, ds2), {"lgkmcnt": 1}) == (smem, ds2)
+    assert _retire((smem, ds1, ds2), {"lgkmcnt": 0}) == ()
+    ld, st, ld2 = (("vm",), frozenset({1}), 0), (("vm",), frozenset(), 1), \
+        (("vm",), frozenset({2}), 2)
+    assert _retire((ld, st, ld2), {"vmcnt": 1}) == (ld2,)
+    assert _retire((ld, st, ld2), {"vmcnt": 2}) == (st, ld2)

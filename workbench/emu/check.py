@@ -528,8 +528,9 @@ def _retire(pend: tuple, wait: dict) -> tuple:
                                                                 "smem" in e[0])]
         if ctr == "lgkm" and n > 0:
             # SMEM returns out of order: only lgkmcnt(0) retires it (CDNA3 ISA §4.4)
+            # (in-order ones older than the N youngest in-order ones are surely back)
             ordered = [i for i in idx if "smem" not in pend[i][0]]
-            done = ordered[:max(0, len(idx) - n)]
+            done = ordered[:max(0, len(ordered) - n)]
         else:
             done = idx[:max(0, len(idx) - n)]
         keep -= set(done)
