@@ -27,6 +27,9 @@ Modules
   wall-clock watchdog, Ctrl-C).
 * ``launch``    — one launch: memory map, batches of workgroups, copy-back; program cache.
 * ``trace``     — per-launch trace: DS records as numpy columns, dynamic counts, bytes moved.
+* ``check``     — check mode (``kernel.check[grid, block]``): LDS races by barrier epochs,
+  uninitialised LDS/scratch reads, registers read before their s_waitcnt, barrier mismatches,
+  spin-wait livelocks; an observer like ``trace``/``stream`` (nothing runs when off).
 * ``coverage``  — executed opcodes vs. the semantic table; ``python tests/emu_corpus.py``
   runs the HIP corpus and prints it.
 * ``floats``    — bit-exact f16/bf16 conversions and denormal flushing; ``fp8`` — the FNUZ
