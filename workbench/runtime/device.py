@@ -1,6 +1,6 @@
 """The Device protocol every backend implements, and what a launch returns.
 
-Backends: ``EmulatorDevice`` (runs the gfx942/gfx950 code object on the CPU), ``RocmDevice``
+Backends: ``EmulatorDevice`` (runs the gfx942/gfx950/RDNA code object on the CPU), ``RocmDevice``
 (cupy on ROCm, our code object via RawModule) and ``CudaDevice`` (cupy on CUDA, portable HIP via
 NVRTC).
 ``kernel[grid, block](*args)`` is the same call on every one of them.

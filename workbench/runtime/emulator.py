@@ -1,4 +1,5 @@
-"""EmulatorDevice: runs the gfx942/gfx950 code object on the CPU through ``workbench.emu``.
+"""EmulatorDevice: runs the gfx942/gfx950 (or RDNA gfx1100/gfx1102/gfx1151/gfx1201) code object
+on the CPU through ``workbench.emu``.
 
 Buffers are numpy arrays, torch CPU tensors (shared memory: written back in place) or cupy
 arrays (copied to the host and back). The kernarg segment is packed by ``marshal.pack_kernargs``
@@ -22,7 +23,8 @@ from .marshal import pack_kernargs
 
 class EmulatorDevice:
     """The CPU emulator as a Device: ``"emulator"`` runs gfx942 code objects,
-    ``"emulator:gfx950"`` gfx950 ones (one device per target, like one GPU per ISA)."""
+    ``"emulator:gfx950"`` gfx950 ones, ``"emulator:gfx1100"`` / ``"emulator:gfx1201"`` RDNA3 /
+    RDNA4 ones (one device per target, like one GPU per ISA)."""
 
     kind = "emulator"
     # keywords a launch may add: kernel[grid, block](*args, budget=..., timeout=...)
