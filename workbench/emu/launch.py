@@ -188,8 +188,9 @@ def execute(info: Any, listing: Any, grid: Sequence[int], block: Sequence[int],
     if entry_addr not in prog.index:
         raise EmulatorError(f"{info.name}: entry 0x{entry_addr:x} is not in the listing")
     entry = prog.index[entry_addr]
-    recorder = TraceRecorder(max_ds_rows if trace else 0) if (trace or stream or check) \
-        else None
+    # stream mode needs the LDS rows too: the timing model costs each access's bank conflicts
+    recorder = (TraceRecorder(max_ds_rows if (trace or stream) else 0)
+                if (trace or stream or check) else None)
     if stream:
         recorder.stream = StreamRecorder()
     checker = None
