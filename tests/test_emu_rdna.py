@@ -164,3 +164,29 @@ def test_raw_buffer_load_range_checked(arch):
     np.testing.assert_array_equal(o, np.where(np.arange(32) < 20, x.view(np.uint32), 0))
     with pytest.raises(Exception, match="OOB_SELECT 0"):
         k[1, 32](x, o, 20, 0x01016000)
+
+
+SALU_FMA = r"""
+extern "C" __global__ void k(const float* in, float* out) {
+  int sa = __builtin_amdgcn_readfirstlane(__builtin_bit_cast(int, in[0]));
+  int sb = __builtin_amdgcn_readfirstlane(__builtin_bit_cast(int, in[1]));
+  float r, q;
+  asm volatile("s_fmamk_f32 %0, %1, 0x40400000, %2" : "=s"(r) : "s"(sa), "s"(sb));
+  asm volatile("s_fmaak_f32 %0, %1, %2, 0x40400000" : "=s"(q) : "s"(sa), "s"(sb));
+  if (threadIdx.x == 0) { out[0] = r; out[1] = q; }
+  asm volatile("s_sendmsg sendmsg(MSG_DEALLOC_VGPRS)");
+}
+"""
+
+
+def test_gfx12_salu_k_literal_fma_and_vgpr_dealloc_message():
+    # s_fmamk_f32 D, S0, K, S1 = S0*K + S1; s_fmaak_f32 D, S0, S1, K = S0*S1 + K (RDNA4 ISA);
+    # both carry the K dword (LLVM 19 emits s_fmamk_f32 for gfx1201, and ends gfx11/12 kernels
+    # with s_sendmsg MSG_DEALLOC_VGPRS, a no-op here)
+    k = wb.Kernel(wb.compile(SALU_FMA, arch="gfx1201"), "k", device="emulator:gfx1201")
+    text = [i.text for i in k.isa.instructions]
+    assert any(t.startswith("s_fmamk_f32") for t in text)
+    assert any("MSG_DEALLOC_VGPRS" in t for t in text)
+    out = np.zeros(2, np.float32)
+    k[1, 32](np.array([5.0, 7.0], np.float32), out)
+    assert out.tolist() == [5 * 3 + 7, 5 * 7 + 3]

@@ -17,6 +17,7 @@ import pytest
 
 import workbench
 from workbench.runtime import Kernel
+from workbench.toolchain import find_toolchain
 
 sys.path.insert(0, str(Path(__file__).parent / "kernels" / "realworld"))
 from corpus import ENTRIES, Entry  # noqa: E402
@@ -60,6 +61,9 @@ def test_compiles_unchanged_for_gfx942_and_gfx1100(built, entry):
 def test_what_cannot_build_offline_fails_clearly(built, entry):
     arch, text, _why = entry.fails
     err = built[entry.path]
+    if find_toolchain().clang_major < entry.fails_from_llvm:  # an older clang builds it
+        assert not isinstance(err, Exception), str(err)
+        return
     assert isinstance(err, workbench.CompileError)
     assert err.arch == arch and text in str(err)
 

@@ -37,6 +37,21 @@ for _n in ("s_delay_alu", "s_clause", "s_waitcnt_depctr", "s_waitcnt_vmcnt",
            "s_inst_prefetch", "s_set_inst_prefetch_distance"):
     semantic(_n)(_noop)
 
+
+@semantic("s_sendmsg")
+def _build_sendmsg(d: Decoded):
+    """MSG_DEALLOC_VGPRS only: the wave gives its VGPRs back before its s_endpgm (RDNA3 ISA
+    "Message Types": DEALLOC_VGPRS), no architectural effect here. LLVM 19 ends gfx11 kernels
+    with it; other messages (interrupts, GS, ...) are refused by name."""
+    if "MSG_DEALLOC_VGPRS" not in d.inst.text:
+        msg = f"{d.mnemonic} at pc 0x{d.addr:x}: message not modelled: `{d.inst.text}`"
+
+        def bad(st, g):
+            raise EmulatorError(msg)
+        return bad
+    return lambda st, g: None
+
+
 # wave32 saveexec: D = EXEC_LO; EXEC_LO = f(S0, EXEC_LO); SCC = EXEC_LO != 0 (RDNA3 ISA
 # S_AND_SAVEEXEC_B32); the wrexec forms write D = EXEC_LO = f(S0, EXEC_LO)
 SAVEEXEC32 = {k.replace("_b64", "_b32"): f for k, f in SAVEEXEC.items()}
@@ -108,6 +123,9 @@ def _f(x):
 _SF32 = {"s_mul_f32": (2, lambda a, b: a * b), "s_add_f32": (2, lambda a, b: a + b),
          "s_sub_f32": (2, lambda a, b: a - b),
          "s_fmac_f32": (3, fma32),
+         # K-literal forms, sources in printed order: s_fmamk_f32 D, S0, K, S1 = S0*K + S1 and
+         # s_fmaak_f32 D, S0, S1, K = S0*S1 + K (RDNA4 ISA S_FMAMK_F32 / S_FMAAK_F32), one rounding
+         "s_fmamk_f32": (3, fma32), "s_fmaak_f32": (3, fma32),
          "s_trunc_f32": (1, np.trunc), "s_floor_f32": (1, np.floor), "s_ceil_f32": (1, np.ceil),
          "s_cvt_f32_u32": (1, None), "s_cvt_f32_i32": (1, None), "s_cvt_u32_f32": (1, None),
          "s_cvt_i32_f32": (1, None)}
@@ -126,7 +144,7 @@ def _cvt(base, x):
 
 @semantic(*_SF32)
 def _build_sf32(d: Decoded):
-    """One SALU float op; s_fmac_f32 rounds once (vfloat.fma32, as v_fmac_f32)."""
+    """One SALU float op; the fma forms round once (vfloat.fma32, as v_fmac_f32)."""
     n, f = _SF32[d.base]
     if d.mods:
         raise EmulatorError(f"{d.mnemonic}: modifiers {d.mods} at pc 0x{d.addr:x}")

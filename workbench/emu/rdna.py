@@ -177,7 +177,8 @@ def encoded_words(mnemonic: str, words: tuple[int, ...], gen: int) -> tuple[str,
         return fmt, len(words)
     if fmt in ("SOP1", "SOP2", "SOPC"):
         srcs = (w & 0xFF,) if fmt == "SOP1" else (w & 0xFF, (w >> 8) & 0xFF)
-        n += any(s == SRC_LITERAL for s in srcs)
+        # s_fmamk_f32 / s_fmaak_f32 always carry their K dword (RDNA4 ISA "SOP2")
+        n += any(s == SRC_LITERAL for s in srcs) or mnemonic.startswith(("s_fmamk_", "s_fmaak_"))
     elif fmt == "SOPK" and mnemonic in ("s_setreg_imm32_b32", "s_version"):
         n += mnemonic == "s_setreg_imm32_b32"
     elif fmt in ("VOP1", "VOP2", "VOPC"):
