@@ -190,3 +190,18 @@ def test_gfx12_salu_k_literal_fma_and_vgpr_dealloc_message():
     out = np.zeros(2, np.float32)
     k[1, 32](np.array([5.0, 7.0], np.float32), out)
     assert out.tolist() == [5 * 3 + 7, 5 * 7 + 3]
+
+
+def test_the_plain_emulator_runs_the_arch_the_module_was_built_for():
+    # "kernel[...] on a gfx1100 build" (issue 13's complaint) runs without naming a device; a
+    # device that names another arch is still refused with the hint to compile for it
+    src = ('extern "C" __global__ void add1(const float* x, float* y, int n) {'
+           ' int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) y[i] = x[i] + 1.0f; }')
+    x = np.arange(100, dtype=np.float32)
+    for arch in ("gfx1100", "gfx1201"):
+        y = np.zeros_like(x)
+        r = wb.compile(src, arch=arch).add1[1, 128](x, y, 100)
+        assert r.device == f"emulator:{arch}" and (y == x + 1).all()
+    k = wb.Kernel(wb.compile(src, arch="gfx1100"), "add1", device="emulator:gfx950")
+    with pytest.raises(wb.LaunchError, match="compiled for gfx1100 but emulator:gfx950"):
+        k[1, 64](x, np.zeros_like(x), 100)

@@ -131,6 +131,12 @@ class Kernel(Displayable):
 
         dev = parse_device(device) if device is not None else (
             parse_device(self._device) if self._device is not None else get_device())
+        if (device is None and self._device is None and dev.name == "emulator"
+                and dev.arch not in self.module.archs):
+            # no device named and the default is the emulator: it runs whichever emulated ISA
+            # the module was built for ("emulator:gfx1100" for a gfx1100-only build); a device
+            # named on the kernel or the launch stays as asked
+            dev = parse_device(_trace_device(self))
         grid3 = normalize_dims(grid, "grid")
         block3 = normalize_dims(block, "block")
         info = self._infos.get(dev.arch)
