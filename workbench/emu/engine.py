@@ -188,18 +188,8 @@ def run_batch(launch: Launch, st: State, entry: int) -> None:
                         continue
                     if k == BRANCH:
                         opc = pc
-                        if w == 1 or type(r) is bool:  # one outcome (a size-1 array is one)
-                            pc = targets[pc] if r else pc + 1
-                            if chk is not None and pc <= opc and chk.backedge(st, g, pc):
-                                g.pc = pc
-                                add(g)
-                                break
-                            if pc >= nxt:
-                                g.pc = pc
-                                add(g)
-                                break
-                            continue
-                        if np.ndim(r) == 0:
+                        # one outcome: one wave, a bool, or a scalar (a size-1 array is one)
+                        if w == 1 or type(r) is bool or np.ndim(r) == 0:
                             pc = targets[pc] if r else pc + 1
                         elif r.all():
                             pc = targets[pc]
@@ -209,11 +199,9 @@ def run_batch(launch: Launch, st: State, entry: int) -> None:
                             add(Group(targets[pc], g.waves[r], g.steps))
                             add(Group(pc + 1, g.waves[~r], g.steps))
                             break
-                        if chk is not None and pc <= opc and chk.backedge(st, g, pc):
-                            g.pc = pc
-                            add(g)
-                            break
-                        if pc >= nxt:
+                        # check mode: a backward branch may yield (asked first, as it records)
+                        if (chk is not None and pc <= opc and chk.backedge(st, g, pc)) \
+                                or pc >= nxt:
                             g.pc = pc
                             add(g)
                             break
