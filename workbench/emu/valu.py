@@ -330,33 +330,31 @@ def _typed_reader(s: Operand, t: str, nv: int):
 
 def _plain_run(fn, readers, row: int, dt: str, general):
     view, want = _TYPED[dt], _DT[dt]
-    if len(readers) == 2:
-        ra, rb = readers
 
-        def run2(st, g):
-            res = fn(ra(st, g), rb(st, g))
-            if getattr(res, "dtype", None) != want:
-                return general(st, g)
-            ix = g.ix
-            if type(ix) is slice:
-                np.copyto(getattr(st, view)[row, ix], res, where=st.EM[ix])
-            else:
-                cur = getattr(st, view)[row, ix]
-                np.copyto(cur, res, where=st.EM[ix])
-                getattr(st, view)[row, ix] = cur
-        return run2
-
-    def run(st, g):
-        res = fn(*[r(st, g) for r in readers])
-        if getattr(res, "dtype", None) != want:
-            return general(st, g)
-        ix = g.ix
+    def store(st, ix, res):
+        """The result into row ``row`` of the typed view, lanes under EXEC only."""
         if type(ix) is slice:
             np.copyto(getattr(st, view)[row, ix], res, where=st.EM[ix])
         else:
             cur = getattr(st, view)[row, ix]
             np.copyto(cur, res, where=st.EM[ix])
             getattr(st, view)[row, ix] = cur
+
+    if len(readers) == 2:  # the common two-source form without the argument list
+        ra, rb = readers
+
+        def run2(st, g):
+            res = fn(ra(st, g), rb(st, g))
+            if getattr(res, "dtype", None) != want:
+                return general(st, g)
+            store(st, g.ix, res)
+        return run2
+
+    def run(st, g):
+        res = fn(*[r(st, g) for r in readers])
+        if getattr(res, "dtype", None) != want:
+            return general(st, g)
+        store(st, g.ix, res)
     return run
 
 
