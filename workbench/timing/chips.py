@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .. import arch as _arch
+
 SOURCES = {
     "FACTS": "shared/reference/amd_hw_facts.md (§3.1 LDS, §6 peak numbers)",
     "PERF": "shared/reference/tutorial_perf_anchors.md §5 (peak and roofline numbers)",
@@ -87,6 +89,23 @@ class Chip:
         return self["hbm_achievable_tbs"] * 1e12
 
 
+def _device(arch: str, matrix_dtypes: tuple[str, ...]) -> dict:
+    """CUs, XCDs, clock, matrix FLOP/CU/clk and HBM peak from ``workbench.arch``, the one place
+    those facts live (each sourced there)."""
+    a = _arch.get(arch)
+    src = f"workbench.arch {arch} ({a.product})"
+    per_clk = {d: Param(a.flops_per_cu_per_clock[k], "FLOP/CU/clk", src)
+               for d, k in (("bf16", "bf16"), ("fp8", "fp8"), ("f32", "fp32_matrix"))
+               if d in matrix_dtypes}
+    return {
+        "cus": Param(a.cu_count, "CUs", src),
+        "xcds": Param(a.xcd_count, "XCDs", src),
+        "clock_ghz": Param(a.clock_ghz, "GHz", src),
+        **{f"flop_per_cu_clk_{d}": p for d, p in per_clk.items()},
+        "hbm_tbs": Param(a.memory_bandwidth_gbs / 1000.0, "TB/s", src),
+    }
+
+
 def _common(lds_read_port: float, lds_read_src: str) -> dict:
     """Parameters shared by CDNA3 and CDNA4 (issue model, latencies, LDS ports)."""
     A = "ASSUMPTION"
@@ -121,13 +140,7 @@ def _common(lds_read_port: float, lds_read_src: str) -> dict:
 
 
 MI300X = Chip("mi300x", "AMD Instinct MI300X", "gfx942", {
-    "cus": Param(304, "CUs", "FACTS §6 (38 per XCD x 8)"),
-    "xcds": Param(8, "XCDs", "FACTS §6"),
-    "clock_ghz": Param(2.1, "GHz", "FACTS §6 (derived from the 1307.4 TF peak)"),
-    "flop_per_cu_clk_bf16": Param(2048, "FLOP/CU/clk", "FACTS §6 (MI300DOC)"),
-    "flop_per_cu_clk_fp8": Param(4096, "FLOP/CU/clk", "FACTS §6 (MI300DOC)"),
-    "flop_per_cu_clk_f32": Param(256, "FLOP/CU/clk", "FACTS §6 (MI300DOC, FP32 matrix)"),
-    "hbm_tbs": Param(5.3, "TB/s", "FACTS §6, PERF §5"),
+    **_device("gfx942", ("bf16", "fp8", "f32")),
     "hbm_achievable_tbs": Param(4.11, "TB/s", "BENCH (measured BabelStream Copy on an Azure "
                                 "ND MI300X v5)"),
     "lds_banks": Param(32, "banks x 4 B", "FACTS §3.1"),
@@ -135,12 +148,7 @@ MI300X = Chip("mi300x", "AMD Instinct MI300X", "gfx942", {
 })
 
 MI355X = Chip("mi355x", "AMD Instinct MI355X", "gfx950", {
-    "cus": Param(256, "CUs", "FACTS §6 (32 per XCD x 8)"),
-    "xcds": Param(8, "XCDs", "FACTS §6"),
-    "clock_ghz": Param(2.4, "GHz", "FACTS §6 (rocminfo max engine clock, HK)"),
-    "flop_per_cu_clk_bf16": Param(4096, "FLOP/CU/clk", "FACTS §6 (derived from 2.5 PF)"),
-    "flop_per_cu_clk_fp8": Param(8192, "FLOP/CU/clk", "FACTS §6 (5.0 PF)"),
-    "hbm_tbs": Param(8.0, "TB/s", "FACTS §6, PERF §5 (MI350DOC)"),
+    **_device("gfx950", ("bf16", "fp8")),
     "hbm_achievable_tbs": Param(6.2, "TB/s", "BENCH-derived: MI300X's measured copy fraction "
                                 "(4.11 / 5.3 = 0.775) times 8.0 TB/s; no MI355X copy measurement "
                                 "found"),
