@@ -267,8 +267,19 @@ def build_generic(d: Decoded, o: Op):
         if rmask is not None:
             mask = mask & rmask(st, g)
         if carry is not None:
-            st.write_lanemask(sdst_slot, g, np.broadcast_to(carry, mask.shape) & mask
-                              | (st.lanemask(sdst_slot, g.ix) & ~mask))
+            # The carry-out mask is written whole: lanes outside EXEC read 0, as for VOPC, whose
+            # result the ISA guides define masked by EXEC (fam_vcmp). For carry-outs the guides'
+            # pseudocode (RDNA3/RDNA4/CDNA3 ISA V_ADD_CO_U32: "VCC.u64[laneId] = carry") names
+            # only active lanes; LLVM defines the mask without reading its old value and relies
+            # on the zeros: its uniform add/sub-with-carry lowering (SIISelLowering.cpp,
+            # S_ADD_CO_PSEUDO) turns a VALU carry mask into SCC with `s_cmp_lg_u32 mask, 0`
+            # (wave64: _u64), which LLVM 19 emits for gfx1201's 64-bit remainder under a
+            # divergent branch. DPP-suppressed active lanes keep their old bit (no source says
+            # otherwise).
+            keep = False
+            if rmask is not None:
+                keep = st.lanemask(sdst_slot, g.ix) & ~mask & st.EM[g.ix]
+            st.write_lanemask(sdst_slot, g, np.broadcast_to(carry, mask.shape) & mask | keep)
         if len(rows) == 2:
             b64 = np.asarray(bits, U64)
             st.vwrite_masked(rows[0], g, (b64 & U64(0xFFFFFFFF)).astype(U32), mask)
