@@ -12,6 +12,8 @@ Compile and launch
     kernel[grid, block](*args)      launch on the default device (GPU, else the emulator)
     kernel.trace[grid, block](*args) -> Trace (emulator run recording every LDS access)
     kernel.on(device)[grid, block](*args); devices(), get_device(), set_device(name)
+    set_guard(False)                 turn off the launch guard (GPU launches are first checked
+        on the emulator's boundary workgroups; kernel[...](..., guard=False) for one launch)
     bench(kernel, grid, block, *args) time a launch; Kernel, LaunchResult, Trace
     KernelFault, LaunchError, CompileError, ToolchainError: the errors, each naming the fix
 
@@ -63,6 +65,7 @@ _LAZY = {
     "LaunchResult": "workbench.runtime.device:LaunchResult",
     "devices": "workbench.runtime.devices:devices",
     "set_device": "workbench.runtime.devices:set_device",
+    "set_guard": "workbench.runtime.guard:set_guard",
     "get_device": "workbench.runtime.devices:get_device",
     "bench": "workbench.runtime.bench:bench",
     "KernelFault": "workbench.errors:KernelFault",

@@ -5,6 +5,7 @@ from typing import Any
 
 import numpy as np
 
+from ..errors import GPU_OOB
 from .errors import KernelFault, UnknownInstruction
 from .registry import Decoded
 from .state import LANES
@@ -83,12 +84,21 @@ def fault(st: Any, g: Any, d: Decoded, space: str, bad: np.ndarray, addr: int, w
     src = f" (source line {line})" if line else ""
     shown = lanes if len(lanes) <= 8 else lanes[:8] + ["..."]
     kind = "write" if write else "read"
+    reason = ("misaligned" if why.startswith("misaligned") else
+              "read-only" if why.startswith("write to read-only") else "out of range")
+    buffer = offset = size = None
+    gpu = ""
+    if st.mem is not None and space in ("global", "flat", "scalar memory"):
+        r, off = st.mem.nearest(addr)
+        if r is not None:
+            buffer, offset, size = r.name, off, r.size
+        if reason == "out of range":
+            gpu = f". {GPU_OOB}"
     msg = (f"kernel {name!r}: out-of-bounds {space} {kind} by `{d.inst.text}` at pc "
            f"0x{d.addr:x}{src}: lanes {shown} of wave {int(st.wave_in_wg[wave])} in workgroup "
-           f"{wg} (first: lane {ln}, address 0x{addr:x}) — {why}")
-    buffer = None
-    if st.mem is not None and space in ("global", "flat", "scalar memory"):
-        r, _off = st.mem.nearest(addr)
-        buffer = r.name if r is not None else None
+           f"{wg} (first: lane {ln}, address 0x{addr:x}) — {why}{gpu}")
     raise KernelFault(msg, kernel=name, pc=d.addr, lanes=lanes, address=addr, source_line=line,
-                      instruction=d.inst.text, buffer=buffer)
+                      instruction=d.inst.text, buffer=buffer, workgroup=wg,
+                      wave=int(st.wave_in_wg[wave]), space=space, offset=offset,
+                      buffer_size=size, write=write, reason=reason)
+

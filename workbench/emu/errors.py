@@ -55,7 +55,7 @@ class KernelFault(_RuntimeKernelFault, EmulatorError):
 
     def __init__(self, message: str, *, kernel: str = "", pc: int = -1, lanes=(),
                  address: int | None = None, source_line: int | None = None,
-                 instruction: str = "", buffer: str | None = None) -> None:
+                 instruction: str = "", buffer: str | None = None, **where) -> None:
         _RuntimeKernelFault.__init__(self, message, kernel=kernel, pc=pc, instruction=instruction,
                                      source_line=source_line, lanes=tuple(lanes),
-                                     address=address, buffer=buffer)
+                                     address=address, buffer=buffer, **where)

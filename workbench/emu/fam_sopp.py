@@ -86,7 +86,8 @@ def _trap(d: Decoded):
             f"kernel {name!r} trapped: `{d.inst.text}` at pc 0x{d.addr:x}{src}, lanes {shown} "
             f"of wave {int(st.wave_in_wg[wave])} in workgroup {wg} (__builtin_trap, abort or "
             "a failed assert)", kernel=name, pc=d.addr, lanes=lanes, source_line=line,
-            instruction=d.inst.text)
+            instruction=d.inst.text, workgroup=wg, wave=int(st.wave_in_wg[wave]),
+            reason="trap")
     return run
 
 

@@ -112,7 +112,8 @@ def execute(info: Any, listing: Any, grid: Sequence[int], block: Sequence[int],
             elf: bytes | None = None, stream: bool = False,
             workgroups: int | None = None, timeout: Any = UNSET,
             segments: dict[int, bytearray] | None = None,
-            lds_oob: str = "fault", check: bool = False) -> EmuResult:
+            lds_oob: str = "fault", check: bool = False,
+            only: Sequence[Sequence[int]] | None = None, write_back: bool = True) -> EmuResult:
     """Run ``info``'s code (``listing``) over the grid; buffers are updated in place.
 
     ``kernarg(addresses, hidden_pointers)`` returns the kernarg segment bytes given the emulated
@@ -130,6 +131,9 @@ def execute(info: Any, listing: Any, grid: Sequence[int], block: Sequence[int],
     (in dispatch order), e.g. those one CU holds. ``check``: run in check mode
     (``workbench.emu.check``): ``EmuResult.check`` is the CheckReport; a barrier deadlock or a
     spin-wait livelock becomes a finding (outputs are then not written back).
+    ``only``: run exactly these workgroup ids ((x, y, z) each, in the given order) instead of
+    the grid, e.g. the boundary workgroups the launch guard checks (``runtime.guard``);
+    ``write_back=False``: leave ``buffers`` untouched (what ran is discarded).
     """
     t0 = time.monotonic()
     if info.arch not in EMULATED_ARCHS:
@@ -206,9 +210,15 @@ def execute(info: Any, listing: Any, grid: Sequence[int], block: Sequence[int],
     per_wave = nreg * LANES * 4 + LANES * ((scratch + 3) // 4 * 4) + 1024  # wave32: 64 rows too
     cap = max_waves or max(wpg, STATE_BYTES_PER_BATCH // per_wave)
     wg_per_batch = max(1, cap // wpg)
-    ids = np.stack(np.meshgrid(np.arange(grid[0]), np.arange(grid[1]), np.arange(grid[2]),
-                               indexing="ij"), -1).transpose(2, 1, 0, 3).reshape(-1, 3)
-    n_run = n_wg if workgroups is None else max(0, min(n_wg, int(workgroups)))
+    if only is not None:
+        ids = np.array([[int(v) for v in wg] for wg in only], np.int64).reshape(-1, 3)
+        if ((ids < 0) | (ids >= np.array(grid))).any():
+            raise EmulatorError(f"workgroups {only} are not all inside the grid {grid}")
+    else:
+        ids = np.stack(np.meshgrid(np.arange(grid[0]), np.arange(grid[1]),
+                                   np.arange(grid[2]), indexing="ij"),
+                       -1).transpose(2, 1, 0, 3).reshape(-1, 3)
+    n_run = len(ids) if workgroups is None else max(0, min(len(ids), int(workgroups)))
     for s in range(0, n_run, wg_per_batch):
         wg_ids = ids[s:min(s + wg_per_batch, n_run)]
         st = State(len(wg_ids) * wpg, prog.info.n_vgpr, prog.info.n_agpr, len(wg_ids), lds,
@@ -246,7 +256,8 @@ def execute(info: Any, listing: Any, grid: Sequence[int], block: Sequence[int],
     for b, r in zip(buffers, regions):
         # stream mode may run part of the grid, a stopped check-mode launch did not finish:
         # no write-back
-        if b.writable and not stream and (checker is None or checker.report.completed):
+        if (b.writable and write_back and not stream
+                and (checker is None or checker.report.completed)):
             b.data[:] = mem.view(r)
     tr = strm = None
     if recorder is not None:

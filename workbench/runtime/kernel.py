@@ -10,6 +10,7 @@ import numpy as np
 from ..codeobject import KernelInfo, Resources
 from ..compiler import Module
 from ..display import Displayable
+from . import guard as _guard
 from .args import bind_args, normalize_dims
 from .device import Device, LaunchResult
 from .devices import current_device
@@ -34,6 +35,11 @@ class Kernel(Displayable):
         self._infos: dict[str | None, KernelInfo] = {}
         self._checked: set[tuple] = set()
         self._launchers: dict[Any, _Launcher] = {}
+        # Launch guard (runtime/guard.py): verdicts per launch signature, the refusals to
+        # raise again, and the verdict of the last guarded launch.
+        self._verdicts: dict[tuple, _guard.GuardVerdict] = {}
+        self._refusals: dict[tuple, Exception | None] = {}
+        self.last_guard: _guard.GuardVerdict | None = None
         self.info()  # validate the name now, with the module's error message
 
     # -- inspection ------------------------------------------------------------------------
@@ -116,12 +122,20 @@ class Kernel(Displayable):
         return _TimingLaunchers(self)
 
     def on(self, device: Device | str) -> Kernel:
-        """The same kernel bound to one device for launches made through the returned object."""
-        return Kernel(self.module, self.name, device)
+        """The same kernel bound to one device for launches made through the returned object
+        (it shares this kernel's launch-guard verdicts)."""
+        k = Kernel(self.module, self.name, device)
+        k._verdicts, k._refusals = self._verdicts, self._refusals
+        return k
 
     def launch(self, grid: Any, block: Any, *args: Any, device: Device | str | None = None,
                dynamic_lds: int = 0, trace: bool = False, **options: Any) -> LaunchResult:
-        """Check everything the hardware would reject, then run on ``device``."""
+        """Check everything the hardware would reject, then run on ``device``.
+
+        On a GPU the launch guard (``workbench.runtime.guard``) first emulates the boundary
+        workgroups of a new launch signature and refuses (``LaunchRefused``) an access outside
+        a buffer; ``guard=False`` skips it for this launch.
+        """
         return self._launch(grid, block, args, device, dynamic_lds, trace, options)[0]
 
     def _launch(self, grid, block, args, device, dynamic_lds, trace, options):
@@ -142,13 +156,21 @@ class Kernel(Displayable):
         info = self._infos.get(dev.arch)
         if info is None:
             info = self._infos[dev.arch] = self._info_for(dev)
+        guard = True
         if options:
+            if "guard" in options:
+                options = dict(options)
+                guard = options.pop("guard")
+                if not isinstance(guard, bool):
+                    raise LaunchError(f"guard= takes True or False, got {guard!r}")
             _check_options(dev, options)
         key = (info.arch, block3, dynamic_lds)
         if key not in self._checked:
             self._check_config(info, block3, dynamic_lds)
             self._checked.add(key)
         bound = bind_args(info, args)
+        if guard and getattr(dev, "kind", None) in _guard.GPU_KINDS and _guard.guard_enabled():
+            _guard.check_launch(self, dev, info, grid3, block3, bound, args, dynamic_lds)
         t0 = time.perf_counter()
         result = dev.launch(self, info, grid3, block3, bound, dynamic_lds=dynamic_lds,
                             trace=trace, **options)
@@ -211,7 +233,7 @@ def _check_options(dev: Device, options: dict) -> None:
         return
     unknown = sorted(set(options) - set(accepted))
     if unknown:
-        kws = ", ".join(f"{k}=" for k in ("dynamic_lds", *accepted))
+        kws = ", ".join(f"{k}=" for k in ("dynamic_lds", *accepted, "guard"))
         raise LaunchError(
             f"unknown launch keyword(s) {', '.join(unknown)} for {dev.name}; launch as "
             f"{' or '.join(FORMS)}; keywords {dev.name} takes: {kws}")
@@ -272,6 +294,11 @@ class _Launcher:
         make = getattr(dev, "plan", None)
         if make is not None and not options and lds == self.dynamic_lds:
             plan = make(self.kernel, info, grid3, block3, bound, dynamic_lds=self.dynamic_lds)
+            if plan is not None and getattr(dev, "kind", None) in _guard.GPU_KINDS:
+                # the plan runs only for argument signatures the guard already passed
+                plan = _guard.guarded_plan(
+                    plan, self.kernel._verdicts,
+                    _guard.guard_prefix(dev, grid3, block3, self.dynamic_lds), bound)
             if plan is not None:
                 if len(self._plans) >= _MAX_MEMO:
                     self._plans.clear()

@@ -1,0 +1,263 @@
+"""The launch guard (workbench/runtime/guard.py): a GPU launch whose boundary workgroups, run on
+the emulator (real clang build, real emulator), access memory outside a buffer is refused before
+it runs.
+
+No GPU exists here: the GPU side is the real RocmDevice / CudaDevice over a stand-in cupy module
+(tests/gpu/fake_cupy.py) that records each launch it receives — every such test says
+``mock_gpu`` in its name. What a real NVIDIA GPU does is checked by .gpu_carry/guard_check.py.
+"""
+from __future__ import annotations
+
+import struct
+
+import numpy as np
+import pytest
+from gpu.fake_cupy import FakeCupy
+
+import workbench as wb
+from workbench.runtime import Kernel, LaunchError, guard
+from workbench.runtime.cuda import CudaDevice
+from workbench.runtime.guard import GuardWarning, LaunchRefused
+from workbench.runtime.rocm import RocmDevice
+
+SRC = r'''
+struct Pair { int a; float b; };
+extern "C" __global__ void copy_off_by_one(const float* x, float* y, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i <= n) y[i] = x[i];
+}
+extern "C" __global__ void copy(const float* x, float* y, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) y[i] = x[i];
+}
+extern "C" __global__ void store_off_by_one(float* y, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i <= n) y[i] = 1.0f;
+}
+extern "C" __global__ void gather(const float* x, const int* idx, float* y, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) y[i] = x[idx[i] - 1];
+}
+extern "C" __global__ void wait_flag(const volatile int* flag, float* y) {
+    while (flag[0] == 0) { }
+    y[threadIdx.x] = 1.0f;
+}
+extern "C" __global__ void by_value(Pair p, float* y) { y[threadIdx.x] = p.a + p.b; }
+'''
+
+
+def _copy_ref(mem, grid, block, x, y, n):
+    """What the GPU would compute for copy (the in-bounds part only)."""
+    m = int(n)
+    mem.view(int(y), np.float32, m)[:] = mem.view(int(x), np.float32, m)
+
+
+@pytest.fixture(scope="module")
+def mod():
+    return wb.compile(SRC, "gfx942")
+
+
+@pytest.fixture
+def rocm(monkeypatch):
+    fake = FakeCupy(hip=True, kernels={"copy": _copy_ref}).install(monkeypatch)
+    return fake, RocmDevice(0)
+
+
+@pytest.fixture
+def counted(monkeypatch):
+    """Counts the pre-flights that run (the real one runs each time)."""
+    calls = []
+    real = guard.preflight
+
+    def preflight(*a, **kw):
+        calls.append(a[4:6])
+        return real(*a, **kw)
+
+    monkeypatch.setattr(guard, "preflight", preflight)
+    return calls
+
+
+def test_off_by_one_refused_naming_argument_workgroup_lane_offset_mock_gpu(mod, rocm):
+    fake, dev = rocm
+    n = 1000
+    x, y = np.arange(n, dtype=np.float32), np.zeros(n, np.float32)
+    k = Kernel(mod, "copy_off_by_one", device=dev)
+    with pytest.raises(LaunchRefused) as ei:
+        k[(n + 1 + 255) // 256, 256](x, y, n)  # the grid covers n + 1 threads
+    e = ei.value
+    # thread 1000 = workgroup 3, thread 232 = wave 3, lane 40 reads x[1000]: 4000 bytes in
+    assert (e.argument, e.workgroup, e.thread, e.lane) == ("x", (3, 0, 0), (232, 0, 0), 40)
+    assert (e.offset, e.buffer_size) == (4000, 4000)
+    msg = str(e)
+    for part in ("copy_off_by_one[(4, 1, 1), (256, 1, 1)] on rocm:0", "refused before it ran",
+                 "thread (232, 0, 0) of workgroup (3, 0, 0) (wave 3, lane 40) reads argument 0 "
+                 "'x' (const float *) at byte offset 4000 — just past its end; the buffer is "
+                 "4000 bytes", "source line 5", "workgroups (0, 0, 0), (3, 0, 0) of the gfx942 "
+                 "build", "Memory access fault by GPU node", "cudaErrorIllegalAddress",
+                 "silently reads or overwrites", "guard=False", "wb.set_guard(False)"):
+        assert part in msg, part
+    assert fake.launches == []  # nothing reached the GPU
+    assert k.last_guard.status == "refused" and k.last_guard.contents == "copied"
+    np.testing.assert_array_equal(y, 0)  # the pre-flight never writes the user's arrays
+
+
+def test_store_past_the_end_names_the_written_argument_mock_gpu(mod, rocm):
+    fake, dev = rocm
+    y = dev.cupy.asarray(np.zeros(300, np.float32))  # a device array: copied for the check
+    with pytest.raises(LaunchRefused, match=r"thread \(44, 0, 0\) of workgroup \(1, 0, 0\) "
+                                            r"\(wave 0, lane 44\) writes argument 0 'y' "
+                                            r"\(float \*\) at byte offset 1200"):
+        Kernel(mod, "store_off_by_one", device=dev)[2, 256](y, 300)
+    assert fake.launches == []
+
+
+def test_correct_kernel_launches_and_preflight_runs_once_per_signature_mock_gpu(
+        mod, rocm, counted):
+    fake, dev = rocm
+    k = Kernel(mod, "copy", device=dev)
+    x = dev.cupy.asarray(np.arange(1000, dtype=np.float32))
+    y = dev.cupy.asarray(np.zeros(1000, np.float32))
+    for _ in range(3):
+        k[4, 256](x, y, 1000)
+    assert len(fake.launches) == 3 and len(counted) == 1  # the later two: a dict lookup
+    assert k[4, 256]._last is not None  # ... on the prebound fast path
+    assert k.last_guard.status == "checked"
+    assert "boundary workgroups (0, 0, 0), (3, 0, 0)" in k.last_guard.reason
+    np.testing.assert_array_equal(y.get(), np.arange(1000, dtype=np.float32))
+    k[4, 256](x, y, 999)  # a new by-value argument: a new signature, checked once
+    k[4, 256](x, y, 999)
+    assert len(counted) == 2 and len(fake.launches) == 5
+    # a smaller buffer under the same launch: checked again, and refused (y has 500 floats)
+    short = dev.cupy.asarray(np.zeros(500, np.float32))
+    with pytest.raises(LaunchRefused, match="writes argument 1 'y'"):
+        k[4, 256](x, short, 1000)
+    assert len(counted) == 3 and len(fake.launches) == 5
+
+
+def test_guard_false_and_set_guard_override_mock_gpu(mod, rocm, counted):
+    fake, dev = rocm
+    x = np.arange(1000, dtype=np.float32)
+    y = np.zeros(1000, np.float32)
+    k = Kernel(mod, "copy", device=dev)
+    k[4, 256](x, y, 2000, guard=False)  # would be refused; launched as asked
+    assert len(fake.launches) == 1 and counted == []
+    with pytest.raises(LaunchError, match="guard= takes True or False, got 0"):
+        k[4, 256](x, y, 1000, guard=0)
+    assert wb.set_guard(False) is True
+    try:
+        k[4, 256](x, y, 2000)
+        assert len(fake.launches) == 2 and counted == []
+    finally:
+        wb.set_guard(True)
+    with pytest.raises(LaunchRefused):
+        k[4, 256](x, y, 2000)
+    assert len(fake.launches) == 2
+
+
+def test_session_keeps_working_after_a_refusal_mock_gpu(mod, rocm, counted):
+    fake, dev = rocm
+    x = np.arange(1000, dtype=np.float32)
+    y = np.zeros(1000, np.float32)
+    bad = Kernel(mod, "copy_off_by_one", device=dev)
+    for _ in range(2):  # refused again from the kept verdict, without a second pre-flight
+        with pytest.raises(LaunchRefused, match="argument 0 'x'"):
+            bad[4, 256](x, y, 1000)
+    assert len(counted) == 1
+    Kernel(mod, "copy", device=dev)[4, 256](x, y, 1000)
+    np.testing.assert_array_equal(y, x)
+    assert len(fake.launches) == 1
+
+
+def test_inconclusive_preflight_launches_and_says_why_mock_gpu(mod, rocm, monkeypatch):
+    fake, dev = rocm
+    monkeypatch.setattr(guard, "BUDGET", 5_000)  # the spin below never ends on the emulator
+    flag = np.zeros(1, np.int32)
+    y = np.zeros(64, np.float32)
+    k = Kernel(mod, "wait_flag", device=dev)
+    with pytest.warns(GuardWarning, match="wait_flag: launched without a bounds check — the "
+                                          "emulator stopped: .*budget"):
+        k[1, 64](flag, y)
+    assert k.last_guard.status == "inconclusive" and len(fake.launches) == 1
+
+
+def test_arch_the_emulator_cannot_run_is_inconclusive_mock_gpu(monkeypatch):
+    fake = FakeCupy(hip=True, arch="gfx90a:sramecc+:xnack-").install(monkeypatch)
+    dev = RocmDevice(0)
+    m = wb.compile(SRC, "gfx90a")
+    k = Kernel(m, "copy_off_by_one", device=dev)
+    with pytest.warns(GuardWarning, match="the emulator does not run gfx90a"):
+        k[4, 256](np.zeros(1000, np.float32), np.zeros(1000, np.float32), 1000)
+    assert k.last_guard.status == "inconclusive" and len(fake.launches) == 1
+
+
+def test_big_buffers_use_stand_ins_and_data_dependent_faults_are_not_refused_mock_gpu(
+        mod, rocm, monkeypatch):
+    fake, dev = rocm
+    monkeypatch.setattr(guard, "COPY_LIMIT", 0)  # as if the GPU buffers were over 64 MiB
+    cp = dev.cupy
+    x, y = cp.asarray(np.arange(1000, dtype=np.float32)), cp.asarray(np.zeros(1000, np.float32))
+    # an index fault: the same with zero-filled and 0x5A-filled stand-ins -> refused
+    with pytest.raises(LaunchRefused, match=r"stand-in buffers, zero-filled and 0x5A-filled, "
+                                            r"faulting the same way"):
+        Kernel(mod, "copy_off_by_one", device=dev)[4, 256](x, y, 1000)
+    # x[idx[i] - 1]: zero stand-ins read x[-1], the 0x5A ones far elsewhere -> not judged
+    idx = cp.asarray(np.arange(1, 1001, dtype=np.int32))
+    k = Kernel(mod, "gather", device=dev)
+    with pytest.warns(GuardWarning, match="address depends on buffer contents"):
+        k[4, 256](x, idx, y, 1000)
+    assert k.last_guard.status == "inconclusive" and len(fake.launches) == 1
+
+
+def test_data_dependent_fault_with_copied_contents_is_refused_mock_gpu(mod, rocm):
+    fake, dev = rocm
+    x = np.arange(1000, dtype=np.float32)
+    idx = np.arange(1, 1001, dtype=np.int32)
+    idx[999] = 1001  # reads x[1000] in the last workgroup
+    with pytest.raises(LaunchRefused, match=r"thread \(231, 0, 0\) of workgroup \(3, 0, 0\).*"
+                                            r"reads argument 0 'x'"):
+        Kernel(mod, "gather", device=dev)[4, 256](x, idx, np.zeros(1000, np.float32), 1000)
+    assert fake.launches == []
+
+
+def test_by_value_size_mismatch_refused_before_the_gpu_mock_gpu(mod, rocm):
+    fake, dev = rocm
+    k = Kernel(mod, "by_value", device=dev)
+    y = np.zeros(64, np.float32)
+    with pytest.raises(LaunchError, match=r"argument 0 'p' of by_value has type 'Pair' "
+                                          r"\(8 bytes\): pass its raw bytes \(bytes of length 8\)"):
+        k[1, 64](struct.pack("<if", 2, 0.5) + b"\0", y)  # 9 bytes for an 8-byte struct
+    assert fake.launches == []
+    k[1, 64](struct.pack("<if", 2, 0.5), y)
+    assert len(fake.launches) == 1 and k.last_guard.status == "checked"
+
+
+def test_cuda_launch_guarded_with_the_amd_build_mock_gpu(monkeypatch):
+    fake = FakeCupy(hip=False, name="Fake NVIDIA", kernels={"copy": _copy_ref}).install(
+        monkeypatch)
+    dev = CudaDevice(0)
+    m = wb.compile(SRC, ["gfx1100", "gfx942"])
+    x, y = np.arange(1000, dtype=np.float32), np.zeros(1000, np.float32)
+    with pytest.raises(LaunchRefused, match=r"on cuda:0 \(Fake NVIDIA\) refused before it ran: "
+                                            r"thread \(232, 0, 0\).* of the gfx1100 build"):
+        Kernel(m, "copy_off_by_one").on(dev)[4, 256](x, y, 1000)
+    assert fake.launches == []
+    Kernel(m, "copy").on(dev)[4, 256](x, y, 1000)
+    np.testing.assert_array_equal(y, x)
+
+
+def test_emulator_fault_says_what_the_gpu_would_do(mod):
+    x, y = np.arange(1000, dtype=np.float32), np.zeros(1000, np.float32)
+    with pytest.raises(wb.KernelFault) as ei:
+        Kernel(mod, "copy_off_by_one", device="emulator")[4, 256](x, y, 1000)
+    f = ei.value
+    assert (f.buffer, f.offset, f.buffer_size, f.workgroup, f.wave) == ("x", 4000, 4000,
+                                                                        (3, 0, 0), 3)
+    assert "0 bytes past the end of buffer 'x' (size 4000). On a GPU this access is not " \
+           "checked: it faults" in str(f)
+
+
+def test_boundary_workgroups():
+    assert guard.boundary_workgroups((1, 1, 1)) == ((0, 0, 0),)
+    assert guard.boundary_workgroups((4, 1, 1)) == ((0, 0, 0), (3, 0, 0))
+    assert guard.boundary_workgroups((4, 3, 2)) == ((0, 0, 0), (3, 2, 1), (3, 0, 0), (0, 2, 0),
+                                                    (0, 0, 1))
