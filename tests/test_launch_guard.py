@@ -43,6 +43,11 @@ extern "C" __global__ void wait_flag(const volatile int* flag, float* y) {
     y[threadIdx.x] = 1.0f;
 }
 extern "C" __global__ void by_value(Pair p, float* y) { y[threadIdx.x] = p.a + p.b; }
+extern "C" __global__ void checked(const float* x, float* y, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (x[0] < 0.0f && i == n) __builtin_trap();
+    if (i < n) y[i] = x[i];
+}
 '''
 
 
@@ -229,6 +234,20 @@ def test_by_value_size_mismatch_refused_before_the_gpu_mock_gpu(mod, rocm):
     assert fake.launches == []
     k[1, 64](struct.pack("<if", 2, 0.5), y)
     assert len(fake.launches) == 1 and k.last_guard.status == "checked"
+
+
+def test_trap_with_the_users_data_refused_mock_gpu(mod, rocm):
+    fake, dev = rocm
+    k = Kernel(mod, "checked", device=dev)
+    x, y = np.ones(1000, np.float32), np.zeros(1000, np.float32)
+    k[4, 256](x, y, 1000)  # x[0] >= 0: no trap
+    assert k.last_guard.status == "checked" and len(fake.launches) == 1
+    x[0] = -1.0  # the same signature with other data: still the kept verdict (documented)
+    k[4, 256](x, y, 1000)
+    with pytest.raises(LaunchRefused, match=r"the emulated gfx942 build traps in workgroup "
+                                            r"\(3, 0, 0\).*queue error"):
+        k[4, 256](x, y, 999)  # a new signature: checked with x's data, thread 999 traps
+    assert len(fake.launches) == 2
 
 
 def test_cuda_launch_guarded_with_the_amd_build_mock_gpu(monkeypatch):

@@ -49,7 +49,7 @@ BUDGET = 1_000_000  # wave-instructions for all checked workgroups of one pre-fl
 TIMEOUT = 2.0  # seconds of emulation for one pre-flight (None: no limit)
 COPY_LIMIT = 64 << 20  # GPU-resident buffer bytes copied to the host for a pre-flight
 STANDIN_LIMIT = 2 << 30  # buffer bytes in all above which no pre-flight runs (host memory)
-MAX_VERDICTS = 256  # verdicts kept per kernel (varying signatures stay bounded)
+MAX_VERDICTS = 256  # launch configurations, and signatures per configuration, kept per kernel
 _MEMORY_SPACES = ("global", "flat", "scalar memory")
 
 # A trap (``__builtin_trap``, ``abort``, a failed ``assert``) ends the kernel with an error on
@@ -156,16 +156,22 @@ def fast_signature(bound: list[BoundArg]):
 def guarded_plan(plan: Any, verdicts: dict, prefix: tuple, bound: list[BoundArg]):
     """Wrap a device's prebound plan: it runs only for argument signatures whose verdict
     passes (or while the guard is off); anything else returns None, so the full path (with
-    its pre-flight) decides."""
+    its pre-flight) decides. ``verdicts``: the kernel's {prefix: {signature: verdict}}."""
     sig = fast_signature(bound)
     n = len(bound)
     state = _state
+    table = verdicts.setdefault(prefix, {})  # this launcher's verdicts: one hash per call
 
     def run(argv: tuple):
+        nonlocal table
         if len(argv) != n:
             return None
         try:
-            v = verdicts.get((prefix, sig(argv)))
+            key = sig(argv)
+            v = table.get(key)
+            if v is None:  # the kernel's table may have been replaced (bounded memo)
+                table = verdicts.setdefault(prefix, {})
+                v = table.get(key)
         except (AttributeError, TypeError):  # no .nbytes, an unhashable value: full path
             return None
         if v is not None:
@@ -182,15 +188,25 @@ def check_launch(kernel: Any, dev: Any, info: Any, grid: tuple, block: tuple,
                  bound: list[BoundArg], args: tuple, dynamic_lds: int) -> GuardVerdict:
     """The verdict for this launch (cached per signature on ``kernel``); raises LaunchRefused
     when it is "refused". Warns once per kernel and reason when it is inconclusive."""
-    key = (guard_prefix(dev, grid, block, dynamic_lds), signature(bound, args))
+    prefix = guard_prefix(dev, grid, block, dynamic_lds)
+    key = (prefix, signature(bound, args))
     verdicts = kernel._verdicts
-    v = verdicts.get(key)
-    if v is None:
-        v, err = preflight(kernel, dev, info, grid, block, bound, dynamic_lds)
+    table = verdicts.get(prefix)
+    if table is None:
         if len(verdicts) >= MAX_VERDICTS:
             verdicts.clear()
-        verdicts[key] = v
-        kernel._refusals[key] = err
+            kernel._refusals.clear()
+        table = verdicts[prefix] = {}
+    v = table.get(key[1])
+    if v is None:
+        v, err = preflight(kernel, dev, info, grid, block, bound, dynamic_lds)
+        if len(table) >= MAX_VERDICTS:
+            table.clear()
+        table[key[1]] = v
+        if err is not None:
+            if len(kernel._refusals) >= MAX_VERDICTS:
+                kernel._refusals.clear()
+            kernel._refusals[key] = err
     kernel.last_guard = v
     if v.status == "refused":
         err = kernel._refusals.get(key)

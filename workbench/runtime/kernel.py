@@ -37,7 +37,7 @@ class Kernel(Displayable):
         self._launchers: dict[Any, _Launcher] = {}
         # Launch guard (runtime/guard.py): verdicts per launch signature, the refusals to
         # raise again, and the verdict of the last guarded launch.
-        self._verdicts: dict[tuple, _guard.GuardVerdict] = {}
+        self._verdicts: dict[tuple, dict[tuple, _guard.GuardVerdict]] = {}
         self._refusals: dict[tuple, Exception | None] = {}
         self.last_guard: _guard.GuardVerdict | None = None
         self.info()  # validate the name now, with the module's error message
@@ -169,7 +169,8 @@ class Kernel(Displayable):
             self._check_config(info, block3, dynamic_lds)
             self._checked.add(key)
         bound = bind_args(info, args)
-        if guard and getattr(dev, "kind", None) in _guard.GPU_KINDS and _guard.guard_enabled():
+        if (guard and not trace and getattr(dev, "kind", None) in _guard.GPU_KINDS
+                and _guard.guard_enabled()):
             _guard.check_launch(self, dev, info, grid3, block3, bound, args, dynamic_lds)
         t0 = time.perf_counter()
         result = dev.launch(self, info, grid3, block3, bound, dynamic_lds=dynamic_lds,
