@@ -245,3 +245,32 @@ def test_two_waves_on_one_simd_share_its_mfma_pipe():
     assert five.wave_simd[0] == five.wave_simd[4] == 0
     assert five.batch_cycles >= 2 * 8 * 16 and one.batch_cycles < 2 * 8 * 16
     assert five.stalls[4].get("MFMA pipe busy", 0) >= 8 * 16 - 16
+
+
+def test_a_barrier_released_by_the_last_waves_end_is_a_barrier_span():
+    """s_barrier counts live waves: when the wave that never arrives ends, the waiting wave goes
+    on, and that wait is a barrier span on the timeline, as for an ordinary release."""
+    from workbench.timing import InstStream
+    from workbench.timing.simulate import S_BAR
+
+    progs = [["global_load_dword v1, v[2:3], off", "s_waitcnt vmcnt(0)", "s_endpgm"],
+             ["s_barrier", "s_endpgm"]]  # one workgroup of two waves
+    insts, wave, index = [], [], []
+    for w, prog in enumerate(progs):
+        for t in prog:
+            wave.append(w)
+            index.append(len(insts))
+            insts.append(_Ins(4 * len(insts), t))
+    is_vm = np.array([insts[i].mnemonic.startswith("global_") for i in index])
+    s = InstStream("k", "gfx942", (1, 1, 1), (128, 1, 1), insts, np.array(wave),
+                   np.array(index, np.int32), np.full(len(wave), 64, np.int16),
+                   np.where(is_vm, 2, -1), np.where(is_vm, 256, 0), np.arange(2),
+                   np.zeros(2, np.int64), np.arange(2))
+    r = predict(s, "mi300x")
+    bars = [sp for sp in r.spans if sp[0] == 1 and sp[3] == S_BAR]
+    assert len(bars) == 1
+    _, start, end, _, _ = bars[0]
+    # wave 1 waits until wave 0 has its load back and ends (not only until its own arrival)
+    assert end >= max(sp[2] for sp in r.spans if sp[0] == 0)
+    assert end - start >= r.chip["hbm_latency"]
+    assert r.stalls[1]["barrier"] >= r.chip["hbm_latency"]

@@ -33,6 +33,11 @@ SOURCES = {
     "RPCSOL": "ROCm/rocprofiler-compute src/rocprof_compute_soc/analysis_configs/gfx942 and "
               "gfx950 0200_system-speed-of-light.yaml (AMD's peak formulas: vL1D Cache BW "
               "max_sclk x 128 B x CUs; L2 Cache BW max_sclk x 128 B x L2 channels)",
+    "LATMEAS": "MrRoy09/AMD-CDNA3-CacheBenchmarking l2_coherence_tests/cache_latency_test "
+               "(readme.md and l1_latency_test.cpp, commit 0aa9f84): one lane on MI300X times a "
+               "global_load_dword + s_waitcnt vmcnt(0) with s_memtime (the shader-clock counter; "
+               "s_memrealtime is the 100 MHz one, LLVM libc GPU/amdgpu utils.h), mean of 256: "
+               "cold 1212, vL1D hit 112, L2 hit (nt) 224 cycles",
     "ASSUMPTION": "no primary source found in this project's references; a stated model choice",
 }
 
@@ -130,10 +135,12 @@ def _common(lds_read_port: float, lds_read_src: str) -> dict:
         "line_bytes": Param(128, "B", "CDNA3WP (128-byte L2 line)"),
         "l2_bytes_per_clk_xcd": Param(2048, "B/clk per XCD", "CDNA3WP / MI350DOC / RPCSOL: 16 "
                                       "channels x 128 B/clk"),
-        "l2_latency": Param(500, "cycles", f"{A}: order of published pointer-chasing results "
-                            "(chipsandcheese 'Testing AMD's Giant MI300X'; Tee et al., SC25 MEMO "
-                            "workshop) - not re-read this session"),
-        "hbm_latency": Param(1000, "cycles", f"{A}: same sources as l2_latency"),
+        "l2_latency": Param(224, "cycles", "LATMEAS (NT load, bypasses vL1D, hits L2; "
+                            "MI300X, shader clock)", "CDNA3 measurement, also used for CDNA4: no "
+                            "CDNA4 measurement found"),
+        "hbm_latency": Param(1212, "cycles", "LATMEAS (first, cold load: misses vL1D, L2 and "
+                             "the Infinity Cache; MI300X, shader clock)",
+                             "one unloaded load-to-use latency; CDNA3 value used for CDNA4"),
         "barrier_latency": Param(4, "cycles", f"{A}: one issue slot after the last arrival"),
         "sleep_unit": Param(64, "cycles per SIMM16", "ISA (s_sleep)"),
     }

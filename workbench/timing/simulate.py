@@ -122,6 +122,25 @@ def simulate(rows_of: dict, simd_of: dict, group_of: dict, costs: RowCosts, chip
     heapq.heapify(heap)
     push, pop = heapq.heappush, heapq.heappop
     cat_of = C.CATEGORY
+    def release(g, t_last: int) -> None:
+        """Release workgroup ``g``'s waves waiting at s_barrier at ``t_last`` (when the last live
+        wave arrived, or the last one that had not arrived ended) plus the barrier latency; each
+        wait is a barrier span on the timeline."""
+        nonlocal truncated
+        rel = max(t_last, max(x[1] for x in arrived[g])) + bar_lat
+        for (w2, ta) in arrived[g]:
+            if rel > ta + II:
+                if len(spans) < max_spans:
+                    spans.append((w2, ta, rel, S_BAR, rows_of[w2][pos[w2] - 1]))
+                else:
+                    truncated = True
+            why[w2] = 2
+            want[w2] = ta + II
+            tn = max(rel, ta + II)
+            tn += (simd_of[w2] - tn) % II
+            push(heap, (tn, -prio[w2], age[w2], w2))
+        arrived[g] = []
+
     t = 0
     while heap:
         t, negp, ag, w = pop(heap)
@@ -238,19 +257,7 @@ def simulate(rows_of: dict, simd_of: dict, group_of: dict, costs: RowCosts, chip
                 pos[w] += 1
                 retired += 1
                 if len(arrived[g]) >= alive[g]:
-                    rel = max(x[1] for x in arrived[g]) + bar_lat
-                    for (w2, ta) in arrived[g]:
-                        if rel > ta + II:
-                            if len(spans) < max_spans:
-                                spans.append((w2, ta, rel, S_BAR, rows_of[w2][pos[w2] - 1]))
-                            else:
-                                truncated = True
-                        why[w2] = 2
-                        want[w2] = ta + II
-                        tn = max(rel, ta + II)
-                        tn += (simd_of[w2] - tn) % II
-                        push(heap, (tn, -prio[w2], age[w2], w2))
-                    arrived[g] = []
+                    release(g, t)
                 continue
             elif k == C.END:
                 ends[w] = t
@@ -283,15 +290,8 @@ def simulate(rows_of: dict, simd_of: dict, group_of: dict, costs: RowCosts, chip
                             tn = t + II + (simd_of[w2] - t - II) % II
                             want[w2] = tn
                             push(heap, (tn, 0, age[w2], w2))
-                if arrived[g] and len(arrived[g]) >= alive[g]:
-                    rel = max(x[1] for x in arrived[g]) + bar_lat
-                    for (w2, ta) in arrived[g]:
-                        why[w2] = 2
-                        want[w2] = ta + II
-                        tn = max(rel, ta + II)
-                        tn += (simd_of[w2] - tn) % II
-                        push(heap, (tn, -prio[w2], age[w2], w2))
-                    arrived[g] = []
+                if arrived[g] and len(arrived[g]) >= alive[g]:  # the last non-arrived wave ended
+                    release(g, t)
                 continue
         if span is not None:
             if len(spans) < max_spans:
