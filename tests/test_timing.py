@@ -274,3 +274,14 @@ def test_a_barrier_released_by_the_last_waves_end_is_a_barrier_span():
     assert end >= max(sp[2] for sp in r.spans if sp[0] == 0)
     assert end - start >= r.chip["hbm_latency"]
     assert r.stalls[1]["barrier"] >= r.chip["hbm_latency"]
+
+
+def test_a_load_into_lds_takes_lds_bank_cycles_and_a_register_load_does_not():
+    chip = get_chip("mi300x")
+    to_lds = predict(_stream(["global_load_lds_dwordx4 v[2:3], off", "s_waitcnt vmcnt(0)",
+                              "s_endpgm"]), chip)
+    to_regs = predict(_stream(["global_load_dwordx4 v[4:7], v[2:3], off", "s_waitcnt vmcnt(0)",
+                               "s_endpgm"]), chip)
+    # 256 bytes (the hand-made stream's vm_bytes) over 32 banks x 4 B per clock: 2 bank cycles
+    assert to_lds.busy["LDS"] * to_lds.window_cycles == 256 / (4 * chip["lds_banks"])
+    assert to_regs.busy["LDS"] == 0

@@ -25,6 +25,7 @@ class RowCosts:
     lds_bank: list  # LDS: bank-busy cycles (workbench.lds: sum of phase degrees)
     lds_port: list  # LDS: port cycles (bytes over the pair's port rate)
     lds_write: list  # LDS: True for writes/atomics
+    lds_dma: list  # VMEM loads into LDS (``lds`` modifier, global_load_lds_*): bank cycles
     vm_cycles: list  # VMEM: data-path service cycles (max of L1, L2-share, HBM-share rates)
     waits: list  # WAIT: (vmcnt, lgkmcnt, expcnt)
     prio: list
@@ -114,7 +115,17 @@ def row_costs(stream: InstStream, chip: Chip, dram_fraction: float) -> RowCosts:
     lds_port = np.zeros(n, np.int64)
     lds_write = np.zeros(n, bool)
     rows = np.nonzero(kind == C.LDS)[0]
-    rc = RowCosts([], [], [], [], [], [], [], [], [], cls)
+    # a load with the ``lds`` modifier (or gfx950's global_load_lds_*) stores its data into LDS
+    # instead of VGPRs (LLVM AMDGPU operand docs, gfx9 vdst of buffer loads: "data are stored
+    # directly into LDS"): those bytes take LDS bank cycles at banks x 4 B per clock (FACTS §3.1)
+    dma_idx = np.zeros(max(cls) + 1, bool)
+    for i in cls:
+        ins = stream.instructions[i]
+        dma_idx[i] = cls[i].kind == C.VMEM_LOAD and (
+            "_lds_" in ins.mnemonic or "lds" in ins.text.replace(",", " ").split()[1:])
+    lds_dma = np.where(dma_idx[idx], np.ceil(stream.vm_bytes / (4 * chip["lds_banks"])),
+                       0).astype(np.int64)
+    rc = RowCosts([], [], [], [], [], [], [], [], [], [], cls)
     if rows.size:
         rec = _lds_record_costs(stream, chip)
         pcs = np.array([stream.instructions[int(i)].addr for i in range(len(stream.instructions))],
@@ -149,6 +160,7 @@ def row_costs(stream: InstStream, chip: Chip, dram_fraction: float) -> RowCosts:
     rc.lds_bank = lds_bank.tolist()
     rc.lds_port = lds_port.tolist()
     rc.lds_write = lds_write.tolist()
+    rc.lds_dma = lds_dma.tolist()
     rc.vm_cycles = vm.tolist()
     rc.waits = [waits[i] for i in idx.tolist()]
     rc.prio = lut_prio[idx].tolist()

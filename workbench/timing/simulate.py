@@ -13,7 +13,9 @@ Model (sources in ``chips.py``):
 * VMEM: the CU's texture addresser accepts one instruction per ``ta_cycles``; the data path
   serves each instruction for its line bytes over the slowest of the L1 return path, the CU's
   share of L2 bandwidth and the CU's share of achievable HBM bandwidth (for the missing
-  fraction); data returns after the L2 (or HBM) latency, in order. vmcnt.
+  fraction); data returns after the L2 (or HBM) latency, in order. vmcnt. A load into LDS
+  (``lds`` modifier) also takes the LDS banks for its bytes; the model charges them when it
+  issues (the same bank time, not placed at the data's return).
 * SMEM: fixed latency (lgkmcnt). s_waitcnt blocks until enough counters have returned;
   s_barrier until every live wave of the workgroup arrived; s_nop/s_sleep stall.
 """
@@ -70,6 +72,7 @@ def simulate(rows_of: dict, simd_of: dict, group_of: dict, costs: RowCosts, chip
     kind, cyc, lds_bank, lds_port = costs.kind, costs.cycles, costs.lds_bank, costs.lds_port
     lds_write, vm_cycles, waits, prio_of, flops_of = (costs.lds_write, costs.vm_cycles,
                                                       costs.waits, costs.prio, costs.flops)
+    lds_dma = costs.lds_dma
     II = int(chip["issue_interval"])
     ta_cycles = int(chip["ta_cycles"])
     lds_lat = int(chip["lds_latency"])
@@ -201,6 +204,11 @@ def simulate(rows_of: dict, simd_of: dict, group_of: dict, costs: RowCosts, chip
                 td = data_free if data_free > t + ta_cycles else t + ta_cycles
                 data_free = td + vm_cycles[r]
                 busy_vm += vm_cycles[r]
+                c = lds_dma[r]
+                if c:  # a load into LDS: its bytes take bank cycles (charged at issue)
+                    tb = bank_free if bank_free > t else t
+                    bank_free = tb + c
+                    busy_lds += c
                 done = data_free + vm_lat
                 if done < last_vm[w]:
                     done = last_vm[w]
