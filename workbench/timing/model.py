@@ -44,7 +44,8 @@ NOTES = (
     "When fewer workgroups were emulated than a CU holds, their streams are replayed for the "
     "others (long kernels emulate one workgroup).",
     "Not modelled: clock drop under power limits (the peak clock is used), instruction-cache "
-    "misses, L1/TLB/Infinity-Cache effects, imbalance between XCDs, dispatch delays.",
+    "misses, L1/TLB/Infinity-Cache effects, each XCD's L2 fetching its own copy of shared "
+    "lines, queueing at the L2 channels, imbalance between XCDs, dispatch delays.",
 )
 
 
