@@ -38,6 +38,9 @@ SOURCES = {
                "global_load_dword + s_waitcnt vmcnt(0) with s_memtime (the shader-clock counter; "
                "s_memrealtime is the 100 MHz one, LLVM libc GPU/amdgpu utils.h), mean of 256: "
                "cold 1212, vL1D hit 112, L2 hit (nt) 224 cycles",
+    "LATMEAS2": "tingqli/pyhip docs/mem_latency.md (commit 3b45d9d): s_memtime-timed loads, "
+                "one wave per CU, on MI308X (gfx942): buffer_load_dwordx4 latency 500-800, "
+                "ds_read_b128 / b32 50 / 55 cycles",
     "ASSUMPTION": "no primary source found in this project's references; a stated model choice",
 }
 
@@ -122,7 +125,9 @@ def _common(lds_read_port: float, lds_read_src: str) -> dict:
                               "v_exp/log/rcp/rsq/sqrt/sin/cos"),
         "salu_cycles": Param(4, "cycles", "GCN (one issue slot)"),
         "smem_latency": Param(200, "cycles", f"{A}: scalar-cache hit latency"),
-        "lds_latency": Param(64, "cycles", f"{A}: LDS round trip without conflicts"),
+        "lds_latency": Param(50, "cycles", "LATMEAS2 (ds_read_b128 / ds_read_b32 without "
+                             "conflicts: 50 / 55 cycles round trip, MI308X = CDNA3)",
+                             "the model adds the port and bank time on top"),
         "lds_read_port": Param(lds_read_port, "B/clk per SIMD pair", lds_read_src),
         "lds_write_port": Param(64, "B/clk per SIMD pair",
                                 "RPC pipeline-descriptions via FACTS §3.1: address and data share "
@@ -138,9 +143,11 @@ def _common(lds_read_port: float, lds_read_src: str) -> dict:
         "l2_latency": Param(224, "cycles", "LATMEAS (NT load, bypasses vL1D, hits L2; "
                             "MI300X, shader clock)", "CDNA3 measurement, also used for CDNA4: no "
                             "CDNA4 measurement found"),
-        "hbm_latency": Param(1212, "cycles", "LATMEAS (first, cold load: misses vL1D, L2 and "
-                             "the Infinity Cache; MI300X, shader clock)",
-                             "one unloaded load-to-use latency; CDNA3 value used for CDNA4"),
+        "hbm_latency": Param(650, "cycles", "LATMEAS2 (buffer_load_dwordx4 pointer chase over "
+                             "each CU's own large buffer, 500-800 cycles, mean of the range; "
+                             "MI308X = CDNA3)", "L2-miss load-to-use latency; LATMEAS's single "
+                             "cold first load (1212) also pays first-touch costs; CDNA3 value "
+                             "used for CDNA4"),
         "barrier_latency": Param(4, "cycles", f"{A}: one issue slot after the last arrival"),
         "sleep_unit": Param(64, "cycles per SIMM16", "ISA (s_sleep)"),
     }
