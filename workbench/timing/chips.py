@@ -121,7 +121,9 @@ def _common(lds_read_port: float, lds_read_src: str) -> dict:
         "simds_per_cu": Param(4, "", "FACTS §6 (4 SIMDs per CU)"),
         "issue_interval": Param(4, "cycles", "GCN (a SIMD gets an issue slot every 4 cycles)"),
         "valu_cycles": Param(4, "cycles", "GCN (wave64 on a 16-lane SIMD: 4 cycles)"),
-        "trans_cycles": Param(16, "cycles", f"{A}: transcendentals at quarter rate",
+        "trans_cycles": Param(16, "cycles", "SCHED (WriteTrans32 = 4 in the gfx940 model: 'F16 "
+                              "or F32 transcendental instructions (these are quarter rate)'; "
+                              "latency = 1 / (operations per cycle) / 4)",
                               "v_exp/log/rcp/rsq/sqrt/sin/cos"),
         "salu_cycles": Param(4, "cycles", "GCN (one issue slot)"),
         "smem_latency": Param(200, "cycles", f"{A}: scalar-cache hit latency"),
