@@ -33,6 +33,10 @@ SOURCES = {
     "RPCSOL": "ROCm/rocprofiler-compute src/rocprof_compute_soc/analysis_configs/gfx942 and "
               "gfx950 0200_system-speed-of-light.yaml (AMD's peak formulas: vL1D Cache BW "
               "max_sclk x 128 B x CUs; L2 Cache BW max_sclk x 128 B x L2 channels)",
+    "GPUOPEN": "GPUOpen, T. Lottes (AMD), 'Understanding Memory Coalescing on GCN' (peak TEX "
+               "throughput per CU: a filtered 2x2 quad per clock, 64-wide wave in 16 clocks; "
+               "single-channel buffer loads 4 clocks per wave in specific cases, multi-channel "
+               "16)",
     "LATMEAS": "MrRoy09/AMD-CDNA3-CacheBenchmarking l2_coherence_tests/cache_latency_test "
                "(readme.md and l1_latency_test.cpp, commit 0aa9f84): one lane on MI300X times a "
                "global_load_dword + s_waitcnt vmcnt(0) with s_memtime (the shader-clock counter; "
@@ -135,7 +139,11 @@ def _common(lds_read_port: float, lds_read_src: str) -> dict:
                                 "RPC pipeline-descriptions via FACTS §3.1: address and data share "
                                 "the input port (b32 store: 8 cycles, b128: 20)"),
         "ta_cycles": Param(4, "cycles per instruction",
-                           f"{A}: texture addresser takes 16 lanes' addresses per clock"),
+                           "GPUOPEN (GCN TEX unit: 32-bit or smaller single-channel buffer loads "
+                           "take 4 clocks per wave, in specific (coalesced) cases)",
+                           "the best case; wider or scattered accesses are limited by the data "
+                           "path (lines at the vL1D rate) in this model; a GCN-era figure, the "
+                           "CDNA vL1D is assumed no slower"),
         "l1_bytes_per_clk": Param(128, "B/clk per CU",
                                   "RPCSOL (vL1D Cache BW peak = max_sclk x 128 B x CUs: one "
                                   "128-byte line lookup per CU per clock)"),
