@@ -1,6 +1,7 @@
 """RDNA-only emulator semantics: DPP8, row_xmask/row_share, v_permlane16/x16 (wave32 and
-wave64, gfx1100 and gfx1201), VOPD reading sources before writing, WMMA's replica check and the
-encoding-length rule of the GFX11/GFX12 formats."""
+wave64, gfx1100 and gfx1201), VOPD reading sources before writing, WMMA's replica check, the
+encoding-length rule of the GFX11/GFX12 formats, and the gfx1150+/GFX12 SALU float compares and
+GFX12 s_addk_co_i32."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -205,3 +206,61 @@ def test_the_plain_emulator_runs_the_arch_the_module_was_built_for():
     k = wb.Kernel(wb.compile(src, arch="gfx1100"), "add1", device="emulator:gfx950")
     with pytest.raises(wb.LaunchError, match="compiled for gfx1100 but emulator:gfx950"):
         k[1, 64](x, np.zeros_like(x), 100)
+
+
+# the SALU float compares (RDNA4 ISA SOPC S_CMP_*_F32/_F16, also gfx1150+): SCC = S0 <rel> S1,
+# "lg" ordered not-equal, "o"/"u" (un)ordered, "n*" negations (true for NaN); written out here
+# independently of the emulator's predicate table
+REL = {"lt": lambda a, b: a < b, "eq": lambda a, b: a == b, "le": lambda a, b: a <= b,
+       "gt": lambda a, b: a > b, "lg": lambda a, b: a < b or a > b, "ge": lambda a, b: a >= b,
+       "o": lambda a, b: a == a and b == b, "u": lambda a, b: a != a or b != b,
+       "nge": lambda a, b: not a >= b, "nlg": lambda a, b: not (a < b or a > b),
+       "ngt": lambda a, b: not a > b, "nle": lambda a, b: not a <= b,
+       "neq": lambda a, b: not a == b, "nlt": lambda a, b: not a < b}
+
+
+def _scmp_source(t: str) -> str:
+    body = "".join(
+        f'    asm volatile("s_cmp_{c}_{t} %1, %2\\n\\ts_cselect_b32 %0, 1, 0" : "=s"(r) : '
+        f'"s"(a), "s"(b));\n    if (threadIdx.x == 0) out[p * {len(REL)} + {i}] = r;\n'
+        for i, c in enumerate(REL))
+    return ('extern "C" __global__ void scmp(const unsigned* in, unsigned* out, int n) {\n'
+            '  for (int p = 0; p < n; ++p) {\n'
+            '    unsigned a = __builtin_amdgcn_readfirstlane(in[2 * p]);\n'
+            '    unsigned b = __builtin_amdgcn_readfirstlane(in[2 * p + 1]);\n'
+            '    unsigned r;\n' + body + '  }\n}\n')
+
+
+@pytest.mark.parametrize("t", ["f32", "f16"])
+@pytest.mark.parametrize("arch", ["gfx1151", "gfx1201"])
+def test_salu_float_compares(arch, t):
+    pairs = [(1.0, 2.0), (2.0, 1.0), (3.0, 3.0), (-0.0, 0.0), (np.nan, 1.0), (1.0, np.nan),
+             (np.nan, np.nan), (-np.inf, 5.0)]
+    ft, it = (np.float32, np.uint32) if t == "f32" else (np.float16, np.uint16)
+    bits = np.array(pairs, ft).view(it).astype(np.uint32).reshape(-1)
+    if t == "f16":
+        bits |= np.uint32(0xFFFF0000)  # the high half is not part of an f16 source
+    out = np.zeros(len(pairs) * len(REL), np.uint32)
+    k = wb.compile(_scmp_source(t), arch).scmp
+    assert any(i.mnemonic == f"s_cmp_nlt_{t}" for i in k.isa_for(arch))
+    k.on(f"emulator:{arch}")[1, 32](bits, out, len(pairs))
+    want = [int(f(float(a), float(b))) for a, b in pairs for f in REL.values()]
+    assert out.tolist() == want
+
+
+SADDK = r"""
+extern "C" __global__ void addk(const int* in, int* out) {
+  int x = __builtin_amdgcn_readfirstlane(in[blockIdx.x]);
+  unsigned scc;
+  asm volatile("s_addk_co_i32 %0, 0xffa0\n\ts_cselect_b32 %1, 1, 0" : "+s"(x), "=s"(scc));
+  if (threadIdx.x == 0) { out[2 * blockIdx.x] = x; out[2 * blockIdx.x + 1] = scc; }
+}
+"""
+
+
+def test_gfx12_addk_co_is_addk_with_signed_overflow_in_scc():
+    # S_ADDK_CO_I32 (RDNA4 ISA; gfx9's S_ADDK_I32): D += sext(K16); SCC = signed overflow
+    x = np.array([5, -2**31 + 10, 2**31 - 1], np.int32)
+    out = np.zeros(6, np.int32)
+    wb.compile(SADDK, "gfx1201").addk.on("emulator:gfx1201")[3, 32](x, out)
+    assert out.tolist() == [5 - 96, 0, (-2**31 + 10 - 96) + 2**32, 1, 2**31 - 1 - 96, 0]

@@ -13,7 +13,9 @@ import numpy as np
 
 from .errors import EmulatorError
 from .fam_salu import SAVEEXEC, WREXEC
-from .operands import sread32, sread64
+from .fam_vcmp import FCMP
+from .floats import flush, flush_src
+from .operands import imm_bits, sread32, sread64
 from .registry import Decoded, semantic
 from .state import EXEC
 from .vfloat import fma32
@@ -159,6 +161,42 @@ def _build_sf32(d: Decoded):
         else:
             out = np.asarray(f(*[_f(x) for x in xs]), np.float32).view(U32)
         st.swrite(dst.idx, g, out)
+    return run
+
+
+# SALU float compares (RDNA4 ISA SOPC S_CMP_LT_F32 ... S_CMP_NLT_F16; also gfx1150+): SCC =
+# S0 <rel> S1 with VOPC's predicates (fam_vcmp.FCMP: "lg" is ordered not-equal, "o"/"u" ordered
+# and unordered, "n*" the negations, true for NaN); f16 reads the SGPR's low half. Sources are
+# flushed like VOPC's when the kernel's denorm mode flushes inputs.
+SCMPF = {f"s_cmp_{c}_{t}": (t, f) for t in ("f32", "f16") for c, f in FCMP.items()
+         if c not in ("f", "tru")}
+
+
+@semantic(*SCMPF)
+def _build_scmp_f(d: Decoded):
+    t, f = SCMPF[d.base]
+    if d.mods:
+        raise EmulatorError(f"{d.mnemonic}: modifiers {d.mods} at pc 0x{d.addr:x}")
+    ft = np.float16 if t == "f16" else np.float32
+    fl = flush_src(d.kernel.denorm16_64 if t == "f16" else d.kernel.denorm32)
+
+    def reader(op):
+        if t == "f16" and op.kind in ("imm", "fimm", "const"):
+            c = np.uint16(imm_bits(op, 16, True))
+            return lambda st, g: c
+        r = sread32(op, 0, 32, True)
+        if t == "f16":
+            return lambda st, g: (np.asarray(r(st, g), U32) & U32(0xFFFF)).astype(np.uint16)
+        return r
+
+    ra, rb = (reader(o) for o in d.ops)
+
+    def val(r, st, g):
+        x = np.asarray(np.broadcast_to(r(st, g), (g.w,))).view(ft)
+        return flush(x) if fl else x
+
+    def run(st, g):
+        st.SCC[g.ix] = f(val(ra, st, g), val(rb, st, g))
     return run
 
 

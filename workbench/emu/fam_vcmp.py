@@ -42,7 +42,7 @@ def cls(x, mask):
 
 
 
-_FCMP = {
+FCMP = {
     "f": lambda a, b: np.zeros(np.broadcast(a, b).shape, bool),
     "lt": np.less, "eq": np.equal, "le": np.less_equal, "gt": np.greater,
     "lg": lambda a, b: (a < b) | (a > b), "ge": np.greater_equal,
@@ -54,12 +54,12 @@ _FCMP = {
     "tru": lambda a, b: np.ones(np.broadcast(a, b).shape, bool),
 }
 _ICMP = {
-    "f": _FCMP["f"], "lt": np.less, "eq": np.equal, "le": np.less_equal, "gt": np.greater,
-    "ne": np.not_equal, "lg": np.not_equal, "ge": np.greater_equal, "t": _FCMP["tru"],
+    "f": FCMP["f"], "lt": np.less, "eq": np.equal, "le": np.less_equal, "gt": np.greater,
+    "ne": np.not_equal, "lg": np.not_equal, "ge": np.greater_equal, "t": FCMP["tru"],
 }
 CMPS: dict[str, tuple[str, Callable, bool]] = {}
 for _t in ("f16", "f32", "f64"):
-    for _c, _f in _FCMP.items():
+    for _c, _f in FCMP.items():
         CMPS[f"v_cmp_{_c}_{_t}"] = (_t, _f, False)
         CMPS[f"v_cmpx_{_c}_{_t}"] = (_t, _f, True)
     CMPS[f"v_cmp_class_{_t}"] = (_t, cls, False)

@@ -83,6 +83,7 @@ RENAMES: dict[str, str] = {
     "s_cls_i32": "s_flbit_i32", "s_cls_i32_i64": "s_flbit_i32_i64",
     "s_add_co_u32": "s_add_u32", "s_sub_co_u32": "s_sub_u32", "s_add_co_i32": "s_add_i32",
     "s_sub_co_i32": "s_sub_i32", "s_add_co_ci_u32": "s_addc_u32", "s_sub_co_ci_u32": "s_subb_u32",
+    "s_addk_co_i32": "s_addk_i32",  # GFX12 SOPK name (RDNA4 ISA S_ADDK_CO_I32: SCC = overflow)
     "s_and_not1_saveexec_b64": "s_andn2_saveexec_b64",
     "s_or_not1_saveexec_b64": "s_orn2_saveexec_b64",
     "s_and_not0_saveexec_b64": "s_andn1_saveexec_b64",
