@@ -4,7 +4,7 @@ The corpus (tests/kernels/realworld, sources and licences in its README) holds w
 AMD's rocm-examples and HIP-Examples, host code included. Every file is compiled for gfx942 and
 gfx1100 with the include folders and options of its own build; the few that cannot build
 offline must fail with the stated message. Kernels with clear semantics then run on the
-emulator (gfx942) and must match numpy.
+emulator (gfx942, and built for gfx1201 on the RDNA4 emulator in wave32) and must match numpy.
 """
 from __future__ import annotations
 
@@ -277,3 +277,15 @@ def test_hello_world_prints_from_the_device(built, capsys):
              for b in range(2) for t in range(2)]
     assert out == want
     assert len(res.stats["printed"]) == 8
+
+
+@pytest.mark.parametrize("path,name,check", RUNS, ids=[f"{p}:{n}" for p, n, _ in RUNS])
+def test_runs_on_the_rdna4_emulator_in_wave32(path, name, check):
+    """The same kernels built for gfx1201 (wave32, GFX12 names such as s_addk_co_i32 and the
+    SALU float ops) run on ``emulator:gfx1201`` and pass the same numpy checks."""
+    e = next(e for e in ENTRIES if e.path == path)
+    mod = workbench.compile(e.source(), arch="gfx1201", include_dirs=e.include_dirs(),
+                            options=list(e.options), filename=str(Path(e.path).name))
+    names = [k for k in mod.kernels if k == name or k.startswith(name)]
+    assert names, f"{name} not in {list(mod.kernels)}"
+    check(Kernel(mod, names[0], "emulator:gfx1201"))
