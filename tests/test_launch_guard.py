@@ -96,9 +96,10 @@ def test_off_by_one_refused_naming_argument_workgroup_lane_offset_mock_gpu(mod, 
     msg = str(e)
     for part in ("copy_off_by_one[(4, 1, 1), (256, 1, 1)] on rocm:0", "refused before it ran",
                  "thread (232, 0, 0) of workgroup (3, 0, 0) (wave 3, lane 40) reads argument 0 "
-                 "'x' (const float *) at byte offset 4000 — just past its end; the buffer is "
-                 "4000 bytes", "source line 5", "workgroups (0, 0, 0), (3, 0, 0) of the gfx942 "
-                 "build", "Memory access fault by GPU node", "cudaErrorIllegalAddress",
+                 "'x' (const float *) at byte offset 4000 (element 1000) — just past its end; "
+                 "the buffer is 4000 bytes", "source line 5",
+                 "workgroups (0, 0, 0), (3, 0, 0) of the gfx942 build",
+                 "Memory access fault by GPU node", "cudaErrorIllegalAddress",
                  "silently reads or overwrites", "guard=False", "wb.set_guard(False)"):
         assert part in msg, part
     assert fake.launches == []  # nothing reached the GPU
@@ -111,7 +112,7 @@ def test_store_past_the_end_names_the_written_argument_mock_gpu(mod, rocm):
     y = dev.cupy.asarray(np.zeros(300, np.float32))  # a device array: copied for the check
     with pytest.raises(LaunchRefused, match=r"thread \(44, 0, 0\) of workgroup \(1, 0, 0\) "
                                             r"\(wave 0, lane 44\) writes argument 0 'y' "
-                                            r"\(float \*\) at byte offset 1200"):
+                                            r"\(float \*\) at byte offset 1200 \(element 300\)"):
         Kernel(mod, "store_off_by_one", device=dev)[2, 256](y, 300)
     assert fake.launches == []
 
@@ -254,11 +255,18 @@ def test_cuda_launch_guarded_with_the_amd_build_mock_gpu(monkeypatch):
     fake = FakeCupy(hip=False, name="Fake NVIDIA", kernels={"copy": _copy_ref}).install(
         monkeypatch)
     dev = CudaDevice(0)
-    m = wb.compile(SRC, ["gfx1100", "gfx942"])
     x, y = np.arange(1000, dtype=np.float32), np.zeros(1000, np.float32)
+    # NVIDIA warps have 32 lanes: the wave32 (gfx1100) build is the one emulated
+    m = wb.compile(SRC, ["gfx942", "gfx1100"])
     with pytest.raises(LaunchRefused, match=r"on cuda:0 \(Fake NVIDIA\) refused before it ran: "
-                                            r"thread \(232, 0, 0\).* of the gfx1100 build"):
+                                            r"thread \(232, 0, 0\).* of the gfx1100 build") as ei:
         Kernel(m, "copy_off_by_one").on(dev)[4, 256](x, y, 1000)
+    assert "lane waves" not in str(ei.value)
+    # only a wave64 build: checked on it, and the message says the wave sizes differ
+    m64 = wb.compile(SRC, "gfx942")
+    with pytest.raises(LaunchRefused, match=r"of the gfx942 build .*64-lane waves, the NVIDIA "
+                                            r"GPU 32-lane warps"):
+        Kernel(m64, "copy_off_by_one").on(dev)[4, 256](x, y, 1000)
     assert fake.launches == []
     Kernel(m, "copy").on(dev)[4, 256](x, y, 1000)
     np.testing.assert_array_equal(y, x)

@@ -227,19 +227,32 @@ def guard_prefix(dev: Any, grid: tuple, block: tuple, dynamic_lds: int) -> tuple
     return (dev.kind, dev.arch, grid, block, dynamic_lds)
 
 
-def emulated_arch(module: Any, dev: Any) -> tuple[str | None, str]:
-    """(the AMD build to emulate for ``dev``, or None and why)."""
+def emulated_arch(module: Any, dev: Any, name: str) -> tuple[str | None, str]:
+    """(the AMD build of kernel ``name`` to emulate for ``dev``, or None and why).
+
+    A ROCm GPU runs its own code object. A CUDA launch runs NVRTC's build of the same source,
+    with 32-lane warps: a wave32 build (RDNA) is preferred when the module has one, so that
+    addresses computed from ``warpSize`` agree; else the first build the emulator runs.
+    """
     from ..emu.launch import EMULATED_ARCHS
 
     if dev.arch is not None:  # an AMD GPU runs this very code object
         if dev.arch in EMULATED_ARCHS:
             return dev.arch, ""
         return None, f"the emulator does not run {dev.arch} code objects"
-    arch = next((a for a in module.archs if a in EMULATED_ARCHS), None)
-    if arch is None:
+    archs = [a for a in module.archs if a in EMULATED_ARCHS]
+    if not archs:
         return None, (f"the module has no build the emulator runs ({', '.join(module.archs)}; "
                       f"it runs {', '.join(EMULATED_ARCHS)})")
-    return arch, ""
+    wave32 = [a for a in archs if _wave32(module, a, name)]
+    return (wave32 or archs)[0], ""
+
+
+def _wave32(module: Any, arch: str, name: str) -> bool:
+    try:
+        return bool(module[arch].kernel(name).descriptor.wave32)
+    except (KeyError, ValueError):
+        return False
 
 
 def preflight(kernel: Any, dev: Any, info: Any, grid: tuple, block: tuple,
@@ -258,7 +271,7 @@ def preflight(kernel: Any, dev: Any, info: Any, grid: tuple, block: tuple,
     def verdict(status: str, reason: str, arch: str | None = None, contents: str = ""):
         return GuardVerdict(status, wgs, arch, reason, time.perf_counter() - t0, contents)
 
-    arch, why = emulated_arch(kernel.module, dev)
+    arch, why = emulated_arch(kernel.module, dev, info.name)
     if arch is None:
         return verdict("inconclusive", why), None
     try:
@@ -389,6 +402,16 @@ def _thread(f: KernelFault, block: tuple, info: Any) -> tuple[int, int, int] | N
     return (t % block[0], t // block[0] % block[1], t // (block[0] * block[1]))
 
 
+def _itemsize(arg: Any) -> int | None:
+    """Bytes per element of a pointer argument's C pointee type (None: void or a struct)."""
+    from .args import element_dtype
+
+    dt = element_dtype(arg.pointee)
+    if dt is None:
+        return None
+    return 2 if dt == "bfloat16" else np.dtype(dt).itemsize
+
+
 def _launch_text(info: Any, grid: tuple, block: tuple) -> str:
     return f"{info.name}[{grid}, {block}]"
 
@@ -405,16 +428,25 @@ def _refusal_message(info, dev, grid, block, arch, f: KernelFault, einfo, copied
     else:
         rel = "an access that runs past its end"
     thread = _thread(f, block, einfo)
+    item = _itemsize(arg)
+    if item and off % item == 0:
+        at = f"byte offset {off} (element {off // item})"
+    else:
+        at = f"byte offset {off}"
     lanes = ", ".join(map(str, f.lanes[:8])) + (", ..." if len(f.lanes) > 8 else "")
     line = f", source line {f.source_line}" if f.source_line else ""
     data = ("its buffers holding the arguments' data" if copied else
             "stand-in buffers, zero-filled and 0x5A-filled, faulting the same way with both "
             f"(GPU buffers over {COPY_LIMIT >> 20} MiB in all are not copied)")
     kind = "writes" if f.write else "reads"
+    wave = 32 if einfo.descriptor.wave32 else 64
+    if dev.arch is None and wave != 32:  # a CUDA launch checked on a wave64 build
+        data += (f"; note: that build runs {wave}-lane waves, the NVIDIA GPU 32-lane warps "
+                 "(an address computed from warpSize may differ there)")
     return (
         f"{_launch_text(info, grid, block)} on {dev.name} refused before it ran: thread "
         f"{thread} of workgroup {f.workgroup} (wave {f.wave}, lane {f.lanes[0]}) {kind} "
-        f"argument {i} '{arg.name}' ({arg.ctype}) at byte offset {off} — {rel}; the buffer is "
+        f"argument {i} '{arg.name}' ({arg.ctype}) at {at} — {rel}; the buffer is "
         f"{size} bytes (`{f.instruction}`{line}; lanes {lanes} of that wave). Found by "
         f"emulating workgroups {', '.join(map(str, wgs))} of the {arch} build with {data}. "
         f"{GPU_OOB}. Fix the bounds check or the grid; to launch anyway: "
