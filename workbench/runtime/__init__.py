@@ -7,9 +7,10 @@ from .device import Device, LaunchResult
 # would shadow the workbench.runtime.devices module that `from . import devices` must reach.
 from .devices import get_device, set_device
 from .errors import KernelFault, LaunchError
+from .guard import GuardVerdict, LaunchRefused, set_guard
 from .kernel import Kernel
 
 __all__ = [
-    "BoundArg", "Device", "Kernel", "KernelFault", "LaunchError", "LaunchResult", "bind_args",
-    "get_device", "set_device",
+    "BoundArg", "Device", "GuardVerdict", "Kernel", "KernelFault", "LaunchError", "LaunchRefused",
+    "LaunchResult", "bind_args", "get_device", "set_device", "set_guard",
 ]

@@ -24,7 +24,9 @@ class Kernel(Displayable):
     block](*args)`` runs on the emulator and returns its Trace; ``kernel.on("cuda")[...]``
     picks a device for one launch. Get one with ``module["name"]``, ``module.name`` or
     ``module.get_function("name")``; displayed (or printed) it shows its resources, occupancy
-    and ISA per target.
+    and ISA per target. On a GPU, a new launch signature is first checked by the launch guard
+    (``workbench.runtime.guard``: boundary workgroups emulated, out-of-bounds launches refused);
+    ``kernel.last_guard`` is the verdict of the last launch that looked one up.
     """
 
     def __init__(self, module: Module, name: str, device: Device | str | None = None):
