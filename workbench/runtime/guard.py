@@ -11,23 +11,28 @@ What is checked (the "pre-flight"), once per launch signature — kernel, grid, 
 LDS bytes, by-value argument values, each buffer's byte size:
 - the workgroups ``boundary_workgroups(grid)`` picks (the first, the last, and the last along
   each grid dimension: at most 5), on the emulator, of the kernel's AMD build: the GPU's own
-  code object on ROCm, the module's first emulated arch for a CUDA launch (NVRTC's build of
-  the same source; a kernel whose addressing depends on the wave size may differ there);
+  code object on ROCm; for a CUDA launch (NVRTC's build of the same source, 32-lane warps)
+  the module's wave32 build if it has one, else its first emulated one (a kernel whose
+  addressing depends on the wave size may then differ; the refusal says so);
 - every pointer argument is backed by a buffer of exactly its byte size, holding the user's
   data when the GPU-resident buffers total at most ``COPY_LIMIT`` bytes (host arrays are used
   as they are). Above that, the buffers are stand-ins filled with zeros; a fault seen then is
   re-run with every stand-in byte 0x5A and refused only if it recurs at the same place (an
   address that depends on buffer contents would move). Launches whose buffers total more than
   ``STANDIN_LIMIT`` bytes are not emulated (inconclusive);
+- ``__device__`` variables hold their initial values (the code object's), not what a GPU
+  launch or ``kernel.globals`` left there;
 - under ``BUDGET`` wave-instructions and ``TIMEOUT`` seconds. LDS stays as the GPU treats it
   (an LDS access outside the allocation reads 0, writes are dropped) and is not judged.
 
 Verdicts (``GuardVerdict``, also ``kernel.last_guard``): "checked" (the boundary workgroups
 stayed inside the buffers; not a proof for the other workgroups), "refused" (``LaunchRefused``
-names the argument, workgroup, thread, lane, byte offset and buffer size), "inconclusive"
+names the argument, workgroup, thread, lane, byte offset and buffer size; a trap run with the
+user's data is refused too), "inconclusive"
 (budget or time exhausted, an instruction the emulator lacks, no emulated AMD build, ...: the
 launch goes ahead, with one warning per kernel and reason). Verdicts are kept per signature,
-so a repeated launch costs one dict lookup. Override: ``kernel[grid, block](..., guard=False)``
+so a repeated launch costs one dict lookup (and a repeat with other data in the same buffers
+keeps the first verdict). Override: ``kernel[grid, block](..., guard=False)``
 for one launch, ``wb.set_guard(False)`` for the session.
 """
 
@@ -314,8 +319,10 @@ def preflight(kernel: Any, dev: Any, info: Any, grid: tuple, block: tuple,
     names = [a.name for a in einfo.args]
     label = ", ".join(str(w) for w in wgs)
     if fault is None:
+        data = ("the arguments' data" if copied else
+                "zero-filled stand-ins (GPU buffers over the copy limit)")
         return verdict("checked", f"boundary workgroups {label} of the {arch} build stayed "
-                       f"inside every buffer", arch, contents), None
+                       f"inside every buffer, run with {data}", arch, contents), None
     if fault.reason == "trap" and copied:
         msg = _trap_message(info, dev, grid, block, arch, fault)
         v = verdict("refused", msg, arch, contents)
