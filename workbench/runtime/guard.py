@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import time
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -96,11 +96,11 @@ class GuardVerdict:
     reason: str  # the refusal message, why it is inconclusive, or what was checked
     seconds: float  # time the pre-flight took
     contents: str = ""  # "copied" | "stand-ins" (buffer contents the emulator saw)
+    passes: bool = field(init=False, default=True)  # whether the launch may go ahead
 
-    @property
-    def passes(self) -> bool:
-        """Whether the launch may go ahead."""
-        return self.status != "refused"
+    def __post_init__(self) -> None:
+        # a plain attribute, not a property: the prebound fast path reads it on every launch
+        object.__setattr__(self, "passes", self.status != "refused")
 
     def __str__(self) -> str:
         return f"guard {self.status} ({self.seconds * 1e3:.0f} ms): {self.reason}"
@@ -162,22 +162,19 @@ def guarded_plan(plan: Any, verdicts: dict, prefix: tuple, bound: list[BoundArg]
     """Wrap a device's prebound plan: it runs only for argument signatures whose verdict
     passes (or while the guard is off); anything else returns None, so the full path (with
     its pre-flight) decides. ``verdicts``: the kernel's {prefix: {signature: verdict}}."""
-    sig = fast_signature(bound)
-    n = len(bound)
+    sig = fast_signature(bound)  # more arguments than it reads: the plan itself declines
     state = _state
     table = verdicts.setdefault(prefix, {})  # this launcher's verdicts: one hash per call
 
     def run(argv: tuple):
         nonlocal table
-        if len(argv) != n:
-            return None
         try:
             key = sig(argv)
             v = table.get(key)
             if v is None:  # the kernel's table may have been replaced (bounded memo)
                 table = verdicts.setdefault(prefix, {})
                 v = table.get(key)
-        except (AttributeError, TypeError):  # no .nbytes, an unhashable value: full path
+        except (AttributeError, TypeError, IndexError):  # no .nbytes, unhashable, too few
             return None
         if v is not None:
             return plan(argv) if v.passes else None
