@@ -288,3 +288,34 @@ def test_boundary_workgroups():
     assert guard.boundary_workgroups((4, 1, 1)) == ((0, 0, 0), (3, 0, 0))
     assert guard.boundary_workgroups((4, 3, 2)) == ((0, 0, 0), (3, 2, 1), (3, 0, 0), (0, 2, 0),
                                                     (0, 0, 1))
+
+
+def test_execute_runs_only_the_chosen_workgroups(mod):
+    """emu.launch.execute(only=..., write_back=...), which the pre-flight uses."""
+    from workbench.emu.errors import EmulatorError
+    from workbench.emu.launch import Buffer, execute
+    from workbench.runtime.args import bind_args
+    from workbench.runtime.marshal import pack_kernargs
+
+    k = Kernel(mod, "copy", device="emulator")
+    info, listing = k.info("gfx942"), k.isa_for("gfx942")
+    x, y = np.arange(1000, dtype=np.float32), np.zeros(1000, np.float32)
+    bound = bind_args(info, (x, y, 1000))
+
+    def run(only, write_back):
+        bufs = [Buffer("x", x.view(np.uint8), False), Buffer("y", y.view(np.uint8), True)]
+
+        def kernarg(addrs, hidden):
+            return bytes(pack_kernargs(info, bound, [*addrs, None], (4, 1, 1), (256, 1, 1),
+                                       hidden_pointers=hidden))
+
+        return execute(info, listing, (4, 1, 1), (256, 1, 1), bufs, kernarg, only=only,
+                       write_back=write_back)
+
+    run([(1, 0, 0)], write_back=False)
+    assert not y.any()  # nothing written back
+    res = run([(1, 0, 0)], write_back=True)
+    np.testing.assert_array_equal(y[256:512], x[256:512])
+    assert not y[:256].any() and not y[512:].any() and res.wave_instructions > 0
+    with pytest.raises(EmulatorError, match=r"not all inside the grid \(4, 1, 1\)"):
+        run([(4, 0, 0)], write_back=False)
