@@ -52,7 +52,9 @@ def build(out_dir: Path) -> Path:
     for src, kw in specs().values():
         mod = wb.compile(src, **kw)
         for co in mod.objects.values():
-            assert co.elf  # loads the ELF bytes into the pickled CodeObject
+            # the ELF bytes, and the ISA listing the launch guard's emulator runs (the GPU
+            # machine may have no llvm-objdump), go into the pickled CodeObject
+            assert co.elf and co.disassembly()
         table[_key(src, kw)] = mod
     out_dir.mkdir(parents=True, exist_ok=True)
     path = out_dir / "modules.pkl"
