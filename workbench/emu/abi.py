@@ -128,4 +128,4 @@ def init_batch(st: State, desc: Any, grid: tuple, block: tuple, wg_ids: np.ndarr
     words = np.packbits(valid, axis=-1, bitorder="little").view(np.uint32)
     S[EXEC] = words[:, 0]
     S[EXEC + 1] = words[:, 1]
-    st.EM[:] = valid
+    st.set_exec_lanes(slice(0, st.W), valid)

@@ -29,12 +29,14 @@ from .memops import (
     check_atomic_aligned,
     gather,
     scatter,
+    solo_lds,
     store_data,
     write_atomic_old,
     write_load,
 )
 from .operands import row_of
 from .registry import Decoded, semantic
+from .state import solo
 
 U32, U64 = np.uint32, np.uint64
 
@@ -116,8 +118,22 @@ def _build_read(d: Decoded):
     off = _offset(d)
     ra = _addr_reader(d, vaddr, off)
     row = row_of(dst, d.kernel.n_vgpr)
+    # one-wave fast path (state.solo, memops.solo_lds): whole dwords into whole rows
+    nd = nbytes // 4 if nbytes % 4 == 0 and d16 is None else 0
+    rv, o32 = row_of(vaddr, d.kernel.n_vgpr), U32(off)
 
     def run(st, g):
+        if nd:
+            j = solo(st, g)
+            if j >= 0:
+                hit = solo_lds(st, j, st.R[rv, j] + o32 if off else st.R[rv, j], nbytes)
+                if hit is not None:
+                    sub, idx = hit
+                    R = st.R
+                    R[row, j] = sub[idx]
+                    for k in range(1, nd):
+                        R[row + k, j] = sub[k:][idx]
+                    return
         mask, m = _mask(st, g)
         a = ra(st, g)
         if st.trace is not None:
@@ -135,8 +151,20 @@ def _build_write(d: Decoded):
     off = _offset(d)
     ra = _addr_reader(d, vaddr, off)
     drow = row_of(data, d.kernel.n_vgpr)
+    # one-wave fast path for single dwords (wider writes keep the general path's order of
+    # overlapping lanes)
+    fast = nbytes == 4 and d16 is None
+    rv, o32 = row_of(vaddr, d.kernel.n_vgpr), U32(off)
 
     def run(st, g):
+        if fast:
+            j = solo(st, g)
+            if j >= 0:
+                hit = solo_lds(st, j, st.R[rv, j] + o32 if off else st.R[rv, j], 4)
+                if hit is not None:
+                    sub, idx = hit
+                    sub[idx] = st.R[drow, j]
+                    return
         mask, m = _mask(st, g)
         a = ra(st, g)
         if st.trace is not None:

@@ -29,15 +29,22 @@ def _branch(d: Decoded):
 def _any(st, r, ix):
     if st.wave == 32:  # vcc_lo / exec_lo only (RDNA3 ISA §3.3)
         return st.S[r, ix] != 0
+    if ix.__class__ is slice and ix.stop - ix.start == 1:  # one wave: a Python bool
+        return st.S.item(r, ix.start) != 0 or st.S.item(r + 1, ix.start) != 0
     return (st.S[r, ix] | st.S[r + 1, ix]) != 0
 
 
+def _none(st, r, ix):
+    a = _any(st, r, ix)
+    return not a if a.__class__ is bool else ~a
+
+
 _COND = {
-    "s_cbranch_scc0": lambda st, g: ~st.SCC[g.ix],
-    "s_cbranch_scc1": lambda st, g: st.SCC[g.ix].copy(),
-    "s_cbranch_vccz": lambda st, g: ~_any(st, VCC, g.ix),
+    "s_cbranch_scc0": lambda st, g: not st.SCC.item(g.ix.start) if g.w == 1 else ~st.SCC[g.ix],
+    "s_cbranch_scc1": lambda st, g: st.SCC.item(g.ix.start) if g.w == 1 else st.SCC[g.ix].copy(),
+    "s_cbranch_vccz": lambda st, g: _none(st, VCC, g.ix),
     "s_cbranch_vccnz": lambda st, g: _any(st, VCC, g.ix),
-    "s_cbranch_execz": lambda st, g: ~_any(st, EXEC, g.ix),
+    "s_cbranch_execz": lambda st, g: _none(st, EXEC, g.ix),
     "s_cbranch_execnz": lambda st, g: _any(st, EXEC, g.ix),
 }
 

@@ -13,6 +13,7 @@ import numpy as np
 from .errors import UnknownInstruction
 from .floats import flush_src
 from .registry import Decoded, semantic
+from .state import EXEC, NULL
 from .valu import _TYPED, _typed_reader, src_reader
 
 
@@ -57,6 +58,7 @@ _ICMP = {
     "f": FCMP["f"], "lt": np.less, "eq": np.equal, "le": np.less_equal, "gt": np.greater,
     "ne": np.not_equal, "lg": np.not_equal, "ge": np.greater_equal, "t": FCMP["tru"],
 }
+_pack, _BOOL = np.packbits, np.dtype(bool)
 CMPS: dict[str, tuple[str, Callable, bool]] = {}
 for _t in ("f16", "f32", "f64"):
     for _c, _f in FCMP.items():
@@ -119,8 +121,20 @@ def _build_cmp(d: Decoded):
     if sd is not None and sd.kind != "s":
         raise UnknownInstruction(d.mnemonic, d.addr, d.inst.text, "compare into a non-SGPR")
 
+    # one wave with every lane in EXEC writing an SGPR pair other than exec/null: the mask's
+    # bits as one Python int (no EXEC AND, no [w, 64] lane-mask write)
+    solo_ok = not is_x and slot is not None and slot not in (EXEC, EXEC + 1, NULL)
+
     def run(st, g):
-        res = f(ra(st, g), rb(st, g)) & st.EM[g.ix]  # broadcasts to [w, 64]
+        res = f(ra(st, g), rb(st, g))
+        if solo_ok and g.w == 1 and st.full[g.ix.start] and getattr(res, "size", 0) == 64 \
+                and res.dtype == _BOOL:
+            j = g.ix.start
+            bits = int.from_bytes(_pack(res, None, "little"), "little")
+            st.S[slot, j] = bits & 0xFFFFFFFF
+            st.S[slot + 1, j] = bits >> 32
+            return
+        res = res & st.EM[g.ix]  # broadcasts to [w, 64]
         if slot is not None:
             st.write_lanemask(slot, g, res)
         if is_x:

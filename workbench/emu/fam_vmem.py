@@ -22,12 +22,14 @@ from .memops import (
     check_atomic_aligned,
     gather,
     scatter,
+    solo_dwords,
     store_data,
     write_atomic_old,
     write_load,
 )
 from .operands import PRIVATE_APERTURE, SHARED_APERTURE, row_of
 from .registry import Decoded, semantic
+from .state import solo
 
 U32, U64 = np.uint32, np.uint64
 CACHE_MODS = {"glc", "slc", "sc0", "sc1", "nt", "offset", "lds", "dlc"}
@@ -79,6 +81,32 @@ def _addr_fn(d: Decoded, vaddr, saddr, seg: str):
         a = (st.R[rv + 1, g.ix].astype(U64) << U64(32)) | st.R[rv, g.ix]
         return a + U64(off % (1 << 64)) if off else a
     return rd64
+
+
+def _solo_addr(d: Decoded, vaddr, saddr, seg: str):
+    """``f(st, j) -> (base, v) | None`` for the one-wave fast path (``memops.solo_dwords``):
+    wave ``j``'s lanes address the Python int ``base`` plus the uint32 row ``v``. SADDR form:
+    base = SADDR + offset, v = VADDR; 64-bit VADDR form: when the high dwords of the lanes are
+    equal (one 4 GiB window), base = high << 32 + offset, v = the low dwords (the addresses are
+    the same integers, so the bounds check is the same). Scratch: None (general path)."""
+    if seg == "scratch":
+        return None
+    rv = row_of(vaddr, d.kernel.n_vgpr)
+    off = int(d.mods.get("offset", 0))
+    if saddr is not None and saddr.kind == "s":
+        s0 = saddr.idx
+
+        def rd_s(st, j):
+            S = st.S
+            return (S.item(s0, j) | S.item(s0 + 1, j) << 32) + off, st.R[rv, j]
+        return rd_s
+
+    def rd_v(st, j):
+        hi = st.R[rv + 1, j]
+        if hi.tobytes() != hi[:1].tobytes() * 64:  # the lanes' high dwords differ
+            return None
+        return (hi.item(0) << 32) + off, st.R[rv, j]
+    return rd_v
 
 
 def _space(seg):
@@ -135,7 +163,7 @@ def _scratch(st, g, d, a, mask, nbytes, write):
 
 def _setup(d: Decoded, kind: str):
     """(segment, KINDS entry, VGPR row of the destination (load) or data (store), address
-    reader) of a ``kind`` = "load" / "store" instruction."""
+    reader, one-wave address reader or None) of a ``kind`` = "load" / "store" instruction."""
     _check_mods(d)
     seg, _, suffix = d.base.partition(f"_{kind}_")
     entry = KINDS[suffix]
@@ -148,7 +176,8 @@ def _setup(d: Decoded, kind: str):
     saddr = ops.pop(0) if ops else None
     if ops:
         raise UnknownInstruction(d.mnemonic, d.addr, d.inst.text, "unexpected operands")
-    return seg, entry, row_of(reg, d.kernel.n_vgpr), _addr_fn(d, vaddr, saddr, seg)
+    return (seg, entry, row_of(reg, d.kernel.n_vgpr), _addr_fn(d, vaddr, saddr, seg),
+            _solo_addr(d, vaddr, saddr, seg))
 
 
 def _locate(st, g, d, seg, rd, mask, nbytes, write):
@@ -160,9 +189,23 @@ def _locate(st, g, d, seg, rd, mask, nbytes, write):
 
 
 def _build_load(d: Decoded):
-    seg, (nbytes, signed, d16), row, rd = _setup(d, "load")
+    seg, (nbytes, signed, d16), row, rd, srd = _setup(d, "load")
+    # one-wave fast path (state.solo, memops.solo_dwords): whole dwords into whole rows
+    nd = nbytes // 4 if srd is not None and nbytes % 4 == 0 and d16 is None else 0
 
     def run(st, g):
+        if nd:
+            j = solo(st, g)
+            if j >= 0:
+                bv = srd(st, j)
+                hit = solo_dwords(st.mem, bv[0], bv[1], nbytes, False) if bv else None
+                if hit is not None:
+                    sub, idx = hit
+                    R = st.R
+                    R[row, j] = sub[idx]
+                    for k in range(1, nd):
+                        R[row + k, j] = sub[k:][idx]
+                    return
         m = st.EM[g.ix]
         mask = None if m.all() else m
         b8, b32, off = _locate(st, g, d, seg, rd, mask, nbytes, False)
@@ -171,9 +214,21 @@ def _build_load(d: Decoded):
 
 
 def _build_store(d: Decoded):
-    seg, (nbytes, _signed, d16), drow, rd = _setup(d, "store")
+    seg, (nbytes, _signed, d16), drow, rd, srd = _setup(d, "store")
+    # one-wave fast path for single dwords (wider stores keep the general path's order of
+    # overlapping lanes)
+    fast = srd is not None and nbytes == 4 and d16 is None
 
     def run(st, g):
+        if fast:
+            j = solo(st, g)
+            if j >= 0:
+                bv = srd(st, j)
+                hit = solo_dwords(st.mem, bv[0], bv[1], 4, True) if bv else None
+                if hit is not None:
+                    sub, idx = hit
+                    sub[idx] = st.R[drow, j]
+                    return
         m = st.EM[g.ix]
         if not m.any():
             return

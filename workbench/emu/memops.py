@@ -20,6 +20,8 @@ from .registry import Decoded
 from .state import Group, State
 
 U32, U64 = np.uint32, np.uint64
+_UMIN, _UMAX, _BOR = np.minimum.reduce, np.maximum.reduce, np.bitwise_or.reduce
+_TWO = U32(2)
 
 
 def aligned4(off: np.ndarray) -> bool:
@@ -83,6 +85,47 @@ def scatter(b8: np.ndarray, b32: np.ndarray, off: np.ndarray, mask: np.ndarray |
         return
     raw = np.ascontiguousarray(data.astype(U32)).view(np.uint8)[:, :nbytes]
     b8[off[:, None] + np.arange(nbytes)] = raw
+
+
+# ---- one-wave dword fast path -----------------------------------------------------------------
+# A single wave with every lane in EXEC and no observer (state.solo) whose lanes address
+# ``base + v`` (``base`` a Python int, ``v`` the lanes' uint32 offsets) at dword-aligned
+# addresses inside one buffer: the access is one fancy index of a dword view, ``sub[idx]`` with
+# ``idx = v >> 2``. One bitwise-or reduction of ``v`` gives the alignment and an upper bound of
+# every offset (or >= max), so the common case costs one reduction; min/max are taken only when
+# that bound is not enough. Anything else (misaligned, outside a buffer, an aperture) returns
+# None and the instruction takes its general path, which faults or gathers bytes as before.
+def solo_dwords(mem, base: int, v: np.ndarray, nbytes: int, write: bool
+                ) -> tuple[np.ndarray, np.ndarray] | None:
+    """(dword view starting at address ``base``, dword indices) of a checked one-wave access
+    of ``nbytes`` (a multiple of 4) per lane at ``base + v``; None: take the general path."""
+    o = int(_BOR(v))
+    if (o | base) & 3:
+        return None
+    a0 = base + v.item(0)
+    r = mem.span(a0, a0 + nbytes, write)
+    if r is None:
+        return None
+    end = r.base + r.size
+    if base < r.base and base + int(_UMIN(v)) < r.base:
+        return None
+    if base + o + nbytes > end and base + int(_UMAX(v)) + nbytes > end:
+        return None
+    k = base - r.delta  # heap byte offset of address ``base`` (aligned: deltas are 4 KiB)
+    if k < 0:
+        return None
+    return mem.heap32[k >> 2:], v >> _TWO
+
+
+def solo_lds(st: State, j: int, a: np.ndarray, nbytes: int) -> tuple[np.ndarray, np.ndarray
+                                                                       ] | None:
+    """(dword view of wave ``j``'s LDS, dword indices) of a one-wave LDS access of ``nbytes``
+    (a multiple of 4) per lane at the uint32 byte addresses ``a``, when every address is
+    dword-aligned and inside the allocation; None: take the general path."""
+    o = int(_BOR(a))
+    if o & 3 or (o + nbytes > st.lds_bytes and int(_UMAX(a)) + nbytes > st.lds_bytes):
+        return None
+    return st.lds32_flat[(st.wg.item(j) * st.lds.shape[1]) >> 2:], a >> _TWO
 
 
 def widen(st: State, g: Group, row: int, x: np.ndarray, nbytes: int, signed: bool,

@@ -91,6 +91,15 @@ class Memory:
                 return r
         return None
 
+    def span(self, lo: int, hi: int, write: bool) -> Region | None:
+        """The region holding every byte of [lo, hi), writable when ``write``; else None."""
+        i = bisect.bisect_right(self._bases, lo) - 1
+        if i >= 0:
+            r = self.regions[i]
+            if r.base <= lo and hi <= r.base + r.size and (r.writable or not write):
+                return r
+        return None
+
     def nearest(self, addr: int) -> tuple[Region | None, int]:
         """The buffer nearest to ``addr`` and the signed byte offset of addr from its base."""
         best, dist = None, None

@@ -114,8 +114,8 @@ def reader(op: Any, b64: bool) -> Callable | None:
     if op.kind == "s":
         i = op.idx
         if b64:
-            return lambda S, j: int(S[i, j]) | (int(S[i + 1, j]) << 32)
-        return lambda S, j: int(S[i, j])
+            return lambda S, j: S.item(i, j) | (S.item(i + 1, j) << 32)
+        return lambda S, j: S.item(i, j)
     if op.kind in ("imm", "fimm", "const"):
         c = imm_bits(op, 64, False) if b64 else imm_bits(op, 32, False)
         return lambda S, j: c
@@ -161,7 +161,7 @@ def sop2(d: Any) -> Callable | None:
     def run(st, g):
         j = g.ix.start
         S = st.S
-        res, scc = fn(ra(S, j), rb(S, j), bool(st.SCC[j]) if scc_in else False)
+        res, scc = fn(ra(S, j), rb(S, j), st.SCC.item(j) if scc_in else False)
         w(st, g, j, res)
         if scc is not None:
             st.SCC[j] = scc
@@ -253,7 +253,7 @@ def saveexec(d: Any) -> Callable | None:
     def run(st, g):
         j = g.ix.start
         S = st.S
-        old = int(S[EXEC, j]) | (int(S[EXEC + 1, j]) << 32)
+        old = S.item(EXEC, j) | (S.item(EXEC + 1, j) << 32)
         new = f(ra(S, j), old)
         st.set_exec_int(j, new)
         w(st, g, j, new if wr else old)

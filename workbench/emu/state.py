@@ -28,6 +28,7 @@ LANES = 64  # gfx942 is wave64 only (shared/reference/amd_hw_facts.md §5.1: wav
 VCC, M0, EXEC, FLAT_SCRATCH = 106, 124, 126, 102
 NULL = 125  # GFX10+ null (operands.SPECIAL_SGPR): kept at 0
 N_SGPR_SLOTS = 128
+M32 = 0xFFFFFFFF
 
 Index = slice | np.ndarray
 
@@ -55,7 +56,34 @@ def _as_index(waves: np.ndarray) -> Index:
     return waves
 
 
-_EXEC_ROWS: dict[int, np.ndarray] = {}  # EXEC value -> its [64] bool lanes (only read)
+def solo(st: State, g: Group) -> int:
+    """The wave of ``g`` when it is one wave64 wave with all 64 lanes in EXEC and no observer
+    (trace, stream, check) is attached; else -1.
+
+    Why: the precondition of the one-wave fast paths (fam_vmem, fam_ds, fam_vcmp, ...), which
+    then read and write whole register rows without EXEC masks. Read from the two EXEC SGPRs as
+    Python ints (EM is kept in sync with them), a tenth of the cost of ``EM[ix].all()``."""
+    if g.w != 1 or st.trace is not None:
+        return -1
+    j = g.ix.start
+    return j if st.full[j] else -1
+
+
+_MASK_ROWS: dict[int, np.ndarray] = {}  # 64-bit mask -> its [1, 64] bool lanes (read-only)
+
+
+def _mask_row(v: int) -> np.ndarray:
+    """The lanes of a 64-bit lane mask as a read-only [1, 64] bool array, cached: a loop
+    toggles EXEC and VCC between few values, and one cached row is cheaper than unpacking."""
+    row = _MASK_ROWS.get(v)
+    if row is None:
+        if len(_MASK_ROWS) >= 256:
+            _MASK_ROWS.clear()
+        row = np.unpackbits(np.frombuffer(v.to_bytes(8, "little"), np.uint8),
+                            bitorder="little").view(bool).reshape(1, LANES)
+        row.flags.writeable = False
+        _MASK_ROWS[v] = row
+    return row
 
 
 class State:
@@ -77,6 +105,10 @@ class State:
         self.S32f, self.S32i = self.S.view(np.float32), self.S.view(np.int32)
         self.SCC = np.zeros(n_waves, bool)
         self.EM = np.zeros((n_waves, LANES), bool)
+        # per wave: every one of the 64 lanes is in EXEC (a Python list: the one-wave fast
+        # paths test it per instruction). Kept with EM by every EXEC write (sync_exec,
+        # set_exec_int, set_exec_lanes); never True in wave32, where lanes 32..63 are off.
+        self.full = [False] * n_waves
         self.MODE = np.zeros(n_waves, np.uint32)  # the MODE hardware register (fam_mode)
         self.n_wg = n_wg
         self.lds_bytes = lds_bytes
@@ -135,7 +167,15 @@ class State:
             self.S[NULL, g.ix] = 0
 
     def sync_exec(self, ix: Index) -> None:
-        self.EM[ix] = self.lanemask(EXEC, ix, fresh=True)
+        self.set_exec_lanes(ix, self.lanemask(EXEC, ix, fresh=True))
+
+    def set_exec_lanes(self, ix: Index, em: np.ndarray) -> None:
+        """EM of the waves ``ix`` (and ``full``) from a [w, 64] bool lane mask."""
+        self.EM[ix] = em
+        full = self.EM[ix].all(axis=1).tolist()
+        waves = range(ix.start, ix.stop) if isinstance(ix, slice) else ix.tolist()
+        for w, f in zip(waves, full):
+            self.full[w] = f
 
     def set_exec_int(self, j: int, v: int) -> None:
         """EXEC of one wave ``j`` from a Python int (the one-wave SALU path)."""
@@ -144,19 +184,17 @@ class State:
             v &= 0xFFFFFFFF
         else:
             self.S[EXEC + 1, j] = v >> 32
-        row = _EXEC_ROWS.get(v)  # the few EXEC values a loop toggles between
-        if row is None:
-            if len(_EXEC_ROWS) >= 64:
-                _EXEC_ROWS.clear()
-            row = _EXEC_ROWS[v] = np.unpackbits(
-                np.frombuffer(v.to_bytes(8, "little"), np.uint8), bitorder="little").view(bool)
-        self.EM[j] = row
+        self.EM[j] = _mask_row(v)[0]
+        self.full[j] = v == 0xFFFFFFFFFFFFFFFF
 
     def lanemask(self, r: int, ix: Index, fresh: bool = False) -> np.ndarray:
         """SGPR pair r, r+1 (wave32: SGPR r alone) as a [w, 64] bool lane mask (vcc, s[n:n+1],
         exec)."""
         if r == EXEC and not fresh:
             return self.EM[ix]
+        if ix.__class__ is slice and ix.stop - ix.start == 1 and self.wave == 64:
+            j = ix.start  # one wave: the cached row of the pair's value (read-only)
+            return _mask_row(self.S.item(r, j) | self.S.item(r + 1, j) << 32)
         if self.wave == 32:
             b = np.ascontiguousarray(self.S[r, ix]).reshape(-1, 1).view(np.uint8)  # [w, 4]
             m = np.zeros((b.shape[0], LANES), bool)

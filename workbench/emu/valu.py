@@ -329,12 +329,21 @@ def _plain_src(s: Operand, t: str, i: int, opsel, den_src) -> bool:
 
 
 def _typed_reader(s: Operand, t: str, nv: int):
+    # one closure per view: a plain attribute load is cheaper than getattr(st, name)
     if s.kind in ("v", "a"):
         r, view = row_of(s, nv), _TYPED[t]
-        return lambda st, g: getattr(st, view)[r, g.ix]
+        if view == "R32f":
+            return lambda st, g: st.R32f[r, g.ix]
+        if view == "R32i":
+            return lambda st, g: st.R32i[r, g.ix]
+        return lambda st, g: st.R[r, g.ix]
     if s.kind == "s":
         i, view = s.idx, _SVIEW[t]
-        return lambda st, g: getattr(st, view)[i, g.ix][:, None]
+        if view == "S32f":
+            return lambda st, g: st.S32f[i, g.ix][:, None]
+        if view == "S32i":
+            return lambda st, g: st.S32i[i, g.ix][:, None]
+        return lambda st, g: st.S[i, g.ix][:, None]
     c = np.uint32(imm_bits(s, 32, _float_t(t))).view(_DT[t])
     return lambda st, g: c
 
@@ -343,9 +352,13 @@ def _plain_run(fn, readers, row: int, dt: str, general):
     view, want = _TYPED[dt], _DT[dt]
 
     def store(st, ix, res):
-        """The result into row ``row`` of the typed view, lanes under EXEC only."""
+        """The result into row ``row`` of the typed view, lanes under EXEC only (one wave with
+        every lane in EXEC: a plain row assignment)."""
         if type(ix) is slice:
-            np.copyto(getattr(st, view)[row, ix], res, where=st.EM[ix])
+            if ix.stop - ix.start == 1 and st.full[ix.start]:
+                getattr(st, view)[row, ix] = res
+            else:
+                np.copyto(getattr(st, view)[row, ix], res, where=st.EM[ix])
         else:
             cur = getattr(st, view)[row, ix]
             np.copyto(cur, res, where=st.EM[ix])
@@ -360,6 +373,15 @@ def _plain_run(fn, readers, row: int, dt: str, general):
                 return general(st, g)
             store(st, g.ix, res)
         return run2
+    if len(readers) == 3:  # fma/mad/cndmask forms, likewise
+        ra, rb, rc = readers
+
+        def run3(st, g):
+            res = fn(ra(st, g), rb(st, g), rc(st, g))
+            if getattr(res, "dtype", None) != want:
+                return general(st, g)
+            store(st, g.ix, res)
+        return run3
 
     def run(st, g):
         res = fn(*[r(st, g) for r in readers])

@@ -26,6 +26,8 @@ def sum_odd(p, c):
         s = p + c
         bb = s - p
         err = (p - (s - bb)) + (c - bb)
+        if not err.any():  # exact: nothing to fix (NaN errors count as nonzero)
+            return s
         fix = (err != 0) & np.isfinite(s) & ((np.asarray(s, F64).view(U64) & U64(1)) == 0)
         if not np.any(fix):
             return s
