@@ -23,7 +23,7 @@ Budget, watchdog, Ctrl-C
 ------------------------
 Every executed instruction charges the group's wave count to the launch's budget of
 wave-instructions; exceeding it raises ``BudgetExceeded`` naming the PC and source line. Next to
-it a wall-clock watchdog (``Launch.timeout`` seconds, read every ``_TICK`` instructions) raises
+it a wall-clock watchdog (``Launch.timeout`` seconds, read every ``_TICK`` wave-instructions) raises
 ``TimeLimitExceeded``, so a runaway loop stops in seconds however slow each instruction is. A
 ``KeyboardInterrupt`` (Ctrl-C, JupyterLab's "Interrupt kernel") becomes ``EmulationInterrupted``
 (still a KeyboardInterrupt) naming where the kernel stood; the launch is dropped whole, so the
@@ -84,7 +84,7 @@ class Launch:
             self.started = time.monotonic()
 
 
-_TICK = 16  # instructions between two watchdog clock reads (time.monotonic costs ~50 ns)
+_TICK = 16  # wave-instructions between two watchdog clock reads (time.monotonic: ~50 ns)
 
 
 def _schedule(prog: Any) -> tuple[list, list, list]:
@@ -115,8 +115,11 @@ def run_batch(launch: Launch, st: State, entry: int) -> None:
     chk = getattr(launch.trace, "check", None)  # check mode (workbench.emu.check)
     n_live = st.W  # waves of the batch that have not ended
     n_parked = 0  # waves of the batch waiting at a barrier
+    observed = stream is not None or chk is not None
     deadline = launch.started + launch.timeout if launch.timeout is not None else None
-    tick = _TICK
+    # one countdown for both the budget and the watchdog: the slow branch runs when the budget
+    # is spent or _TICK wave-instructions have gone by since the last clock read
+    check_at = max(budget_left - _TICK, 0)
     g = None
 
     def add(g: Group) -> None:
@@ -159,24 +162,23 @@ def run_batch(launch: Launch, st: State, entry: int) -> None:
                 pc = g.pc  # kept in a local while the group runs straight-line
                 while True:
                     budget_left -= w
-                    if budget_left < 0:
-                        g.pc = pc
-                        launch.executed = launch.budget - budget_left
-                        raise _budget_error(launch, g)
-                    tick -= 1
-                    if not tick:
-                        tick = _TICK
+                    if budget_left < check_at:
+                        if budget_left < 0:
+                            g.pc = pc
+                            launch.executed = launch.budget - budget_left
+                            raise _budget_error(launch, g)
+                        check_at = max(budget_left - _TICK, 0)
                         if deadline is not None and time.monotonic() > deadline:
                             g.pc = pc
                             launch.executed = launch.budget - budget_left
                             raise _time_error(launch, g)
                     counts[pc] += w
-                    if stream is not None:
+                    if observed:
                         g.pc = pc
-                        stream.step(st, g)
-                    if chk is not None:
-                        g.pc = pc
-                        chk.step(st, g)
+                        if stream is not None:
+                            stream.step(st, g)
+                        if chk is not None:
+                            chk.step(st, g)
                     r = runs[pc](st, g)
                     k = kinds[pc]
                     if k == NORMAL:
