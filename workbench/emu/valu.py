@@ -351,14 +351,14 @@ def _typed_reader(s: Operand, t: str, nv: int):
 def _plain_run(fn, readers, row: int, dt: str, general):
     view, want = _TYPED[dt], _DT[dt]
 
-    def store(st, ix, res):
+    def store(st, g, res):
         """The result into row ``row`` of the typed view, lanes under EXEC only (one wave with
         every lane in EXEC: a plain row assignment)."""
-        if type(ix) is slice:
-            if ix.stop - ix.start == 1 and st.full[ix.start]:
-                getattr(st, view)[row, ix] = res
-            else:
-                np.copyto(getattr(st, view)[row, ix], res, where=st.EM[ix])
+        ix = g.ix
+        if g.w == 1 and st.full[ix.start]:
+            getattr(st, view)[row, ix] = res
+        elif type(ix) is slice:
+            np.copyto(getattr(st, view)[row, ix], res, where=st.EM[ix])
         else:
             cur = getattr(st, view)[row, ix]
             np.copyto(cur, res, where=st.EM[ix])
@@ -371,7 +371,7 @@ def _plain_run(fn, readers, row: int, dt: str, general):
             res = fn(ra(st, g), rb(st, g))
             if getattr(res, "dtype", None) != want:
                 return general(st, g)
-            store(st, g.ix, res)
+            store(st, g, res)
         return run2
     if len(readers) == 3:  # fma/mad/cndmask forms, likewise
         ra, rb, rc = readers
@@ -380,14 +380,14 @@ def _plain_run(fn, readers, row: int, dt: str, general):
             res = fn(ra(st, g), rb(st, g), rc(st, g))
             if getattr(res, "dtype", None) != want:
                 return general(st, g)
-            store(st, g.ix, res)
+            store(st, g, res)
         return run3
 
     def run(st, g):
         res = fn(*[r(st, g) for r in readers])
         if getattr(res, "dtype", None) != want:
             return general(st, g)
-        store(st, g.ix, res)
+        store(st, g, res)
     return run
 
 
