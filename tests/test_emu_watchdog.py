@@ -52,8 +52,10 @@ def test_watchdog_stops_a_runaway_loop_then_kernel_still_works(spin):
 def test_default_watchdog_is_seconds_not_the_budget(spin):
     assert emu_launch.default_timeout(1) <= 5.0  # a one-wave runaway stops within 5 s
     assert emu_launch.default_timeout(1024) > emu_launch.default_timeout(1)
+    # a budget the loop cannot reach in 4 s (the default one, 2.2M wave-instructions, may run
+    # out first now that one wave emulates at more than 0.5M wave-instructions/s)
     with pytest.raises(TimeLimitExceeded, match=r"timeout 4\.004 s"):
-        spin[1, 64](np.zeros(1, np.int32), np.zeros(64, np.int32))
+        spin.launch(1, 64, np.zeros(1, np.int32), np.zeros(64, np.int32), budget=10**9)
 
 
 def test_budget_still_applies_and_timeout_none_disables_watchdog(spin):
