@@ -258,6 +258,9 @@ def _build_atomic(d: Decoded):
     vaddr = ops.pop(0)
     data = ops.pop(0)
     data2 = ops.pop(0) if op == "cmpst" else None
+    # gfx9 DS_CMPST: DATA = compare, DATA2 = new; GFX11+ DS_CMPSTORE: DATA = new, DATA2 =
+    # compare (RDNA3 ISA DS_CMPSTORE_B32; rdna.RENAMES maps the name onto gfx9's)
+    cmp, new = (data2, data) if d.kernel.gen >= 11 else (data, data2)
     ra = _addr_reader(d, vaddr, off)
     nv = d.kernel.n_vgpr
     nb = bits // 8
@@ -276,7 +279,7 @@ def _build_atomic(d: Decoded):
         check_atomic_aligned(st, g, d, "LDS", o, m, a, nb)
         view = st.lds32_flat if nb == 4 else st.lds_flat.view(U64)
         if op == "cmpst":  # DS_CMPST: DATA = compare value, DATA2 = new value
-            old = atomic(view, o[m] // nb, val(st, g, data2, m), op, ret, val(st, g, data, m))
+            old = atomic(view, o[m] // nb, val(st, g, new, m), op, ret, val(st, g, cmp, m))
         else:
             old = atomic(view, o[m] // nb, val(st, g, data, m), op, ret)
         if ret:

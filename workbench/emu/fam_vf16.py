@@ -28,6 +28,8 @@ op("v_mac_f16", "f16", "f16 f16 f16", mad16, "acc")
 op("v_max3_f16", "f16", "f16 f16 f16", lambda a, b, c: np.fmax(np.fmax(a, b), c))
 op("v_min3_f16", "f16", "f16 f16 f16", lambda a, b, c: np.fmin(np.fmin(a, b), c))
 op("v_med3_f16", "f16", "f16 f16 f16", med3)
+op("v_maxmin_f16", "f16", "f16 f16 f16", lambda a, b, c: np.fmin(np.fmax(a, b), c))  # RDNA3
+op("v_minmax_f16", "f16", "f16 f16 f16", lambda a, b, c: np.fmax(np.fmin(a, b), c))
 op("v_ldexp_f16", "f16", "f16 i16", lambda a, e: np.ldexp(a.astype(F32), e).astype(F16))
 op("v_trunc_f16", "f16", "f16", np.trunc)
 op("v_ceil_f16", "f16", "f16", np.ceil)

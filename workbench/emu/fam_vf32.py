@@ -26,6 +26,10 @@ op("v_min_f32", "f32", "f32 f32", np.fmin)
 op("v_max3_f32", "f32", "f32 f32 f32", lambda a, b, c: np.fmax(np.fmax(a, b), c))
 op("v_min3_f32", "f32", "f32 f32 f32", lambda a, b, c: np.fmin(np.fmin(a, b), c))
 op("v_med3_f32", "f32", "f32 f32 f32", med3)
+# GFX11+ (RDNA3 ISA V_MAXMIN_F32 "maximum of the first two operands, then the minimum of that
+# and the third"; V_MINMAX_F32 the other way round), IEEE maxNum/minNum as v_max/v_min
+op("v_maxmin_f32", "f32", "f32 f32 f32", lambda a, b, c: np.fmin(np.fmax(a, b), c))
+op("v_minmax_f32", "f32", "f32 f32 f32", lambda a, b, c: np.fmax(np.fmin(a, b), c))
 op("v_maximum3_f32", "f32", "f32 f32 f32", maximum3)  # gfx950, IEEE 754-2019 maximum
 op("v_minimum3_f32", "f32", "f32 f32 f32", minimum3)
 op("v_fma_f32", "f32", "f32 f32 f32", fma32)

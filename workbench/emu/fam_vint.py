@@ -160,6 +160,19 @@ op("v_subrev_u16", "u16", "u16 u16", lambda a, b: b - a, sat=lambda a, b: _i64(b
 op("v_add_i16", "i16", "i16 i16", lambda a, b: a + b, sat=lambda a, b: _i64(a) + _i64(b))
 op("v_sub_i16", "i16", "i16 i16", lambda a, b: a - b, sat=lambda a, b: _i64(a) - _i64(b))
 op("v_mul_lo_u16", "u16", "u16 u16", lambda a, b: a * b)
+# 16-bit moves, selects and logic: GFX11+ true16 code (v0.l / v0.h operands) uses these where
+# gfx9 code moves whole VGPRs (RDNA3 ISA V_MOV_B16, V_CNDMASK_B16, V_AND_B16 ...: the 32-bit
+# operations on the low 16 bits); v_mad_u16/i16: D.u16 = S0 * S1 + S2 (CDNA3 ISA V_MAD_U16)
+op("v_mov_b16", "u16", "u16", lambda a: a)
+op("v_not_b16", "u16", "u16", lambda a: ~a)
+op("v_cndmask_b16", "u16", "u16 u16", lambda a, b, m: np.where(m, b, a), "cnd")
+op("v_and_b16", "u16", "u16 u16", lambda a, b: a & b)
+op("v_or_b16", "u16", "u16 u16", lambda a, b: a | b)
+op("v_xor_b16", "u16", "u16 u16", lambda a, b: a ^ b)
+op("v_mad_u16", "u16", "u16 u16 u16", lambda a, b, c: a * b + c,
+   sat=lambda a, b, c: _i64(a) * _i64(b) + _i64(c))
+op("v_mad_i16", "i16", "i16 i16 i16", lambda a, b, c: a * b + c,
+   sat=lambda a, b, c: _i64(a) * _i64(b) + _i64(c))
 op("v_add_co_u32", "u32", "u32 u32",
    lambda a, b: (a + b, (_u64(a) + _u64(b)) > U64(0xFFFFFFFF)), "co")
 op("v_sub_co_u32", "u32", "u32 u32", lambda a, b: (a - b, _u64(b) > _u64(a)), "co")

@@ -59,7 +59,17 @@ _DS = {"load_b32": "read_b32", "load_b64": "read_b64", "load_b96": "read_b96",
        "load_u16_d16": "read_u16_d16", "load_u16_d16_hi": "read_u16_d16_hi",
        "store_b8_d16_hi": "write_b8_d16_hi", "store_b16_d16_hi": "write_b16_d16_hi",
        "storexchg_rtn_b32": "wrxchg_rtn_b32", "storexchg_rtn_b64": "wrxchg_rtn_b64",
-       "add_rtn_u32": "add_rtn_u32", "cmpstore_rtn_b32": "cmpst_rtn_b32"}
+       "add_rtn_u32": "add_rtn_u32",
+       # GFX11's DS_CMPSTORE_* take (new value, compare value) where gfx9's DS_CMPST_* take
+       # (compare, new): fam_ds swaps them back on gen >= 11 (RDNA3 ISA DS_CMPSTORE_B32:
+       # "src = DATA; cmp = DATA2"; LLVM DSInstructions.td selects atomic_cmp_swap with
+       # DSAtomicCmpXChgSwapped before GFX11 and DSAtomicCmpXChg from GFX11 on)
+       "cmpstore_b32": "cmpst_b32", "cmpstore_rtn_b32": "cmpst_rtn_b32",
+       "cmpstore_b64": "cmpst_b64", "cmpstore_rtn_b64": "cmpst_rtn_b64",
+       # GFX12's IEEE-754-2019 names of the LDS float min/max atomics
+       "min_num_f32": "min_f32", "max_num_f32": "max_f32", "min_num_rtn_f32": "min_rtn_f32",
+       "max_num_rtn_f32": "max_rtn_f32", "min_num_f64": "min_f64", "max_num_f64": "max_f64",
+       "min_num_rtn_f64": "min_rtn_f64", "max_num_rtn_f64": "max_rtn_f64"}
 
 RENAMES: dict[str, str] = {
     # VALU integer (LLVM VOP2Instructions.td: "v_add_nc_u32" is GFX10+'s name of v_add_u32)
@@ -75,6 +85,13 @@ RENAMES: dict[str, str] = {
     "v_min_num_f32": "v_min_f32", "v_max_num_f32": "v_max_f32", "v_min_num_f16": "v_min_f16",
     "v_max_num_f16": "v_max_f16", "v_min_num_f64": "v_min_f64", "v_max_num_f64": "v_max_f64",
     "v_minmax_num_f32": "v_minmax_f32", "v_maxmin_num_f32": "v_maxmin_f32",
+    "v_minmax_num_f16": "v_minmax_f16", "v_maxmin_num_f16": "v_maxmin_f16",
+    "v_med3_num_f32": "v_med3_f32", "v_med3_num_f16": "v_med3_f16",
+    "v_min3_num_f32": "v_min3_f32", "v_max3_num_f32": "v_max3_f32",
+    "v_min3_num_f16": "v_min3_f16", "v_max3_num_f16": "v_max3_f16",
+    # GFX11 bit scans (LLVM VOP1Instructions.td: V_CLZ_I32_U32 / V_CTZ_I32_B32 / V_CLS_I32 are
+    # the Real names of V_FFBH_U32 / V_FFBL_B32 / V_FFBH_I32, opcodes 0x39..0x3b)
+    "v_clz_i32_u32": "v_ffbh_u32", "v_ctz_i32_b32": "v_ffbl_b32", "v_cls_i32": "v_ffbh_i32",
     # SALU (LLVM SOPInstructions.td GFX11 renames; GFX12 "_co" names)
     "s_and_not1_b32": "s_andn2_b32", "s_and_not1_b64": "s_andn2_b64",
     "s_or_not1_b32": "s_orn2_b32", "s_or_not1_b64": "s_orn2_b64",

@@ -26,6 +26,8 @@
  *   hipwb/math_ocml.h     the rest of HIP's math, float and double, on AMD's ocml (linked as
  *                         bitcode by workbench/devlib.py; refused with a message without it)
  *   hipwb/intrinsics.h    __popc __clz __ffs __brev __umulhi __bitextract_u32 ... clock64
+ *   hipwb/conversions.h   __float_as_int __longlong_as_double ... (bit casts) and the
+ *                         rounding-mode conversions __float2int_rn ... __double2float_ru
  *   hipwb/host_api.h      declarations of the host API (hipMalloc, hipLaunchKernelGGL, events,
  *                         texture-object types, ...) so that whole .hip files parse
  *   hipwb/cooperative_groups.h  (through hip/hip_cooperative_groups.h) cooperative groups
@@ -52,6 +54,7 @@
 #include "../hipwb/bfloat16.h"
 #include "../hipwb/math.h"
 #include "../hipwb/intrinsics.h"
+#include "../hipwb/conversions.h"
 #include "../hipwb/host_api.h"
 
 #endif /* HIPWB_HIP_RUNTIME_H */

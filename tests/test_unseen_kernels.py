@@ -1,0 +1,732 @@
+"""Ordinary HIP kernels written fresh for this test run unchanged on every emulated arch.
+
+tests/kernels/unseen/ (README there) holds everyday idioms — wave and block reductions,
+histograms, CAS loops, scans, padded transposes, templates picked by name, fp16/bf16, double
+math, runtime integer division, structs by value, vector types, amdgcn builtins, printf,
+layernorm/softmax rows, conv2d, SpMV, bitonic sort, and MFMA/WMMA GEMM tiles. Each kernel is
+compiled with hipwb's offline prelude and run on the emulator of gfx942, gfx950, gfx1100
+(wave32) and gfx1201 (wave32) where the feature exists, and checked against numpy.
+
+Tolerances: integer, bitwise and pure data-movement results are exact. Float results that sum
+in a different order than numpy get rtol 1e-5 relative to the sum of magnitudes; transcendental
+results are held to the ulp bounds the prelude documents; matrix-core tiles are exact, since
+fp16 products are exact in fp32 and the inputs are small integers, so every partial sum is an
+exactly representable integer whatever the accumulation order.
+"""
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import workbench as wb
+
+HERE = Path(__file__).parent / "kernels" / "unseen"
+ALL = ("gfx942", "gfx950", "gfx1100", "gfx1201")
+
+
+@functools.lru_cache(maxsize=None)
+def _module(fname: str, arch: str):
+    return wb.compile((HERE / fname).read_text(), arch, filename=fname)
+
+
+def _k(fname: str, name: str, arch: str):
+    return _module(fname, arch)[name].on(f"emulator:{arch}")
+
+
+def _ws(arch: str) -> int:
+    return wb.get_arch(arch).default_wave_size
+
+
+def _rng(seed: int = 7) -> np.random.Generator:
+    return np.random.default_rng(seed)
+
+
+def _close_sum(got, terms, axis=None, rtol=1e-5):
+    """A float sum against numpy's, within rtol of the sum of magnitudes (order differs)."""
+    want = np.sum(terms.astype(np.float64), axis=axis)
+    scale = np.sum(np.abs(terms.astype(np.float64)), axis=axis)
+    assert np.all(np.abs(got - want) <= rtol * scale + 1e-30), (got, want)
+
+
+# ---------------------------------------------------------------- wave-level reductions
+
+def warp_sum(arch):
+    ws = _ws(arch)
+    x = _rng().standard_normal(256).astype(np.float32)
+    out = np.zeros(256 // ws, np.float32)
+    _k("warp_reduce.hip", "wave_sum_shfl_down", arch)[2, 128](x, out)
+    _close_sum(out, x.reshape(-1, ws), axis=1)
+
+
+def warp_max_xor(arch):
+    ws = _ws(arch)
+    x = _rng().integers(-10**6, 10**6, 256, dtype=np.int32)
+    out = np.zeros_like(x)
+    _k("warp_reduce.hip", "wave_max_shfl_xor", arch)[2, 128](x, out)
+    np.testing.assert_array_equal(out, np.repeat(x.reshape(-1, ws).max(axis=1), ws))
+
+
+def ballot(arch):
+    ws = _ws(arch)
+    x = _rng().standard_normal(256).astype(np.float32)
+    counts = np.zeros(256 // ws, np.uint32)
+    masks = np.zeros(256 // ws, np.uint64)
+    _k("warp_reduce.hip", "ballot_count", arch)[2, 128](x, counts, masks, np.float32(0.25))
+    bits = (x > 0.25).reshape(-1, ws)
+    np.testing.assert_array_equal(counts, bits.sum(axis=1))
+    want = (bits.astype(np.uint64) << np.arange(ws, dtype=np.uint64)).sum(axis=1, dtype=np.uint64)
+    np.testing.assert_array_equal(masks, want)
+
+
+def activemask(arch):
+    ws = _ws(arch)
+    x = _rng().integers(0, 1000, 128, dtype=np.int32)
+    x[:ws] |= 1  # one wave fully odd (every lane active), the others mixed
+    active = np.zeros(128 // ws, np.uint32)
+    firsts = np.full(128 // ws, -1, np.int32)
+    _k("warp_reduce.hip", "active_lanes", arch)[1, 128](x, active, firsts)
+    odd = (x & 1).astype(bool).reshape(-1, ws)
+    np.testing.assert_array_equal(active, odd.sum(axis=1))
+    want = [row[o][0] if o.any() else -1 for row, o in zip(x.reshape(-1, ws), odd)]
+    np.testing.assert_array_equal(firsts, want)
+
+
+def shfl_up_scan(arch):
+    ws = _ws(arch)
+    x = _rng().integers(-100, 100, 128, dtype=np.int32)
+    out = np.zeros_like(x)
+    _k("warp_reduce.hip", "shfl_up_scan", arch)[1, 128](x, out)
+    np.testing.assert_array_equal(out, np.cumsum(x.reshape(-1, ws), axis=1).ravel())
+
+
+def any_all(arch):
+    ws = _ws(arch)
+    x = _rng().integers(0, 100, 128, dtype=np.int32)
+    x[3] = 500       # wave 0: any true
+    x[ws + 1] = -1   # wave 1: all false
+    out = np.full(2 * (128 // ws), 7, np.int32)
+    _k("warp_reduce.hip", "any_all", arch)[1, 128](x, out)
+    w = x.reshape(-1, ws)
+    want = np.stack([(w > 100).any(axis=1), (w >= 0).all(axis=1)], axis=1).ravel()
+    np.testing.assert_array_equal(out != 0, want)
+
+
+# ---------------------------------------------------------------- block reductions
+
+def block_tree(arch):
+    x = _rng().standard_normal(3000).astype(np.float32)
+    for name, block in (("block_sum_tree_256", 256), ("block_sum_tree_128", 128)):
+        out = np.zeros(3, np.float32)
+        _k("block_reduce.hip", name, arch)[3, block](x, out, x.size)
+        total = out.astype(np.float64).sum()
+        _close_sum(np.array([total]), x[None, :], axis=1)
+
+
+def block_two_level(arch):
+    x = _rng().standard_normal(5000)
+    out = np.zeros(1, np.float64)
+    _k("block_reduce.hip", "block_sum_two_level", arch)[2, 192](x, out, x.size)
+    _close_sum(out, x[None, :], axis=1, rtol=1e-13)
+
+
+# ---------------------------------------------------------------- atomics
+
+def hist_lds(arch):
+    data = _rng().integers(0, 256, 4000, dtype=np.uint8)
+    bins = np.zeros(64, np.uint32)
+    _k("histogram.hip", "hist_lds", arch)[2, 128](data, bins, data.size)
+    np.testing.assert_array_equal(bins, np.bincount(data % 64, minlength=64))
+
+
+def hist_global(arch):
+    keys = _rng().integers(0, 10**6, 1000, dtype=np.int32)
+    bins = np.zeros(37, np.int32)
+    _k("histogram.hip", "hist_global", arch)[4, 256](keys, bins, keys.size, 37)
+    np.testing.assert_array_equal(bins, np.bincount(keys % 37, minlength=37))
+
+
+def atomics_mix(arch):
+    v = _rng().integers(-5000, 5000, 300, dtype=np.int32)
+    mx, mn = np.array([-10**9], np.int32), np.array([10**9], np.int32)
+    orv, andv = np.zeros(1, np.uint32), np.full(1, 0xFFFFFFFF, np.uint32)
+    xch, inc = np.zeros(1, np.int32), np.zeros(1, np.uint32)
+    _k("histogram.hip", "atomics_mix", arch)[3, 128](v, mx, mn, orv, andv, xch, inc, v.size)
+    bits = np.bitwise_or.reduce(np.uint32(1) << (v & 31).astype(np.uint32))
+    assert (mx[0], mn[0]) == (v.max(), v.min())
+    assert (orv[0], andv[0]) == (bits, ~bits & 0xFFFFFFFF)
+    assert xch[0] == -v.size
+    assert inc[0] == v.size % 17  # atomicInc(p, 16): old >= 16 ? 0 : old + 1
+
+
+def cas_float_max(arch):
+    x = _rng().standard_normal(700).astype(np.float32)
+    out = np.array([-np.inf], np.float32)
+    _k("atomic_cas.hip", "float_max", arch)[3, 256](x, out, x.size)
+    assert out[0] == x.max()
+
+
+def cas_double_sum(arch):
+    x = _rng().integers(-1000, 1000, 300).astype(np.float64) / 8  # exact in any order
+    out = np.zeros(1, np.float64)
+    _k("atomic_cas.hip", "double_sum_cas", arch)[2, 256](x, out, x.size)
+    assert out[0] == x.sum()
+
+
+def cas_lds_max(arch):
+    x = _rng().integers(0, 2**32, 256, dtype=np.uint32)
+    out = np.zeros(2, np.uint32)
+    _k("atomic_cas.hip", "lds_cas_max", arch)[2, 128](x, out)
+    np.testing.assert_array_equal(out, x.reshape(2, -1).max(axis=1))
+
+
+# ---------------------------------------------------------------- scans
+
+def hillis_steele(arch):
+    n = 128
+    x = _rng().integers(-50, 50, n, dtype=np.int32)
+    out = np.zeros_like(x)
+    _k("scan.hip", "hillis_steele", arch)[1, n, 2 * n * 4](x, out, n)
+    np.testing.assert_array_equal(out, np.cumsum(x))
+
+
+def blelloch(arch):
+    x = _rng().integers(-50, 50, 512).astype(np.float32)  # integers: every sum exact
+    out = np.zeros_like(x)
+    _k("scan.hip", "blelloch", arch)[1, 256](x, out)
+    np.testing.assert_array_equal(out, np.concatenate([[0], np.cumsum(x)[:-1]]))
+
+
+# ---------------------------------------------------------------- transpose, templates
+
+def transpose(arch):
+    h, w = 40, 72  # not multiples of the 32x32 tile: the edge guards matter
+    m = _rng().standard_normal((h, w)).astype(np.float32)
+    out = np.zeros((w, h), np.float32)
+    _k("transpose.hip", "transpose_padded", arch)[(3, 2), (32, 8)](out, m, w, h)
+    np.testing.assert_array_equal(out, m.T)
+
+
+def templates(arch):
+    r = _rng()
+    for name, dt, block in (("scale_add_64_float", np.float32, 64),
+                            ("scale_add_128_double", np.float64, 128),
+                            ("scale_add_256_int", np.int32, 256)):
+        x = r.integers(-100, 100, 300).astype(dt)
+        y = r.integers(-100, 100, 300).astype(dt)
+        want = dt(3) * x + y
+        _k("templates.hip", name, arch)[(300 + block - 1) // block, block](x, y, dt(3), 300)
+        np.testing.assert_array_equal(y, want)
+    a = r.integers(-9, 9, (32, 4)).astype(np.float32)
+    b = r.integers(-9, 9, (32, 4)).astype(np.float32)
+    out = np.zeros(32, np.float32)
+    _k("templates.hip", "dot_small<float, 4>", arch)[1, 32](a, b, out)
+    np.testing.assert_array_equal(out, (a * b).sum(axis=1))
+    ai = r.integers(-9, 9, (32, 3)).astype(np.int32)
+    bi = r.integers(-9, 9, (32, 3)).astype(np.int32)
+    outi = np.zeros(32, np.int32)
+    _k("templates.hip", "dot_small_int_3", arch)[1, 32](ai, bi, outi)
+    np.testing.assert_array_equal(outi, (ai * bi).sum(axis=1))
+    x = r.standard_normal(64).astype(np.float32)
+    y = np.zeros_like(x)
+    _k("templates.hip", "apply_Square", arch)[1, 64](x, y, bytes(1))  # an empty functor: its one byte
+    np.testing.assert_array_equal(y, x * x)
+    _k("templates.hip", "apply<ops::Negate>", arch)[1, 64](x, y, bytes(1))  # an empty functor: its one byte
+    np.testing.assert_array_equal(y, -x)
+
+
+# ---------------------------------------------------------------- fp16 / bf16
+
+def _bf16_bits(x: np.ndarray) -> np.ndarray:
+    """float32 -> bf16 bit patterns, round to nearest even (NaN-free input)."""
+    b = x.astype(np.float32).view(np.uint32)
+    return ((b + 0x7FFF + ((b >> 16) & 1)) >> 16).astype(np.uint16)
+
+
+def _bf16_val(bits: np.ndarray) -> np.ndarray:
+    return (bits.astype(np.uint32) << 16).view(np.float32)
+
+
+def half_axpy(arch):
+    x = _rng().standard_normal(200).astype(np.float16)
+    y = _rng(8).standard_normal(200).astype(np.float16)
+    # fma in fp16 rounds once: the exact a*x+y (in float64) rounded to fp16
+    want = (np.float64(np.float16(1.5)) * x.astype(np.float64) + y).astype(np.float16)
+    _k("half_bf16.hip", "half_axpy", arch)[1, 256](x, y, np.float32(1.5), 200)
+    np.testing.assert_array_equal(y, want)
+
+
+def half2(arch):
+    a = _rng().standard_normal(128).astype(np.float16)
+    b = _rng(8).standard_normal(128).astype(np.float16)
+    c = np.zeros_like(a)
+    _k("half_bf16.hip", "half2_mul_add", arch)[1, 64](a, b, c, 64)
+    np.testing.assert_array_equal(c, (a * b) + a)  # numpy rounds each fp16 op, as the ISA does
+
+
+def half_dot(arch):
+    a = _rng().integers(-8, 8, 500).astype(np.float16)
+    b = _rng(8).integers(-8, 8, 500).astype(np.float16)
+    out = np.zeros(1, np.float32)
+    _k("half_bf16.hip", "half_dot_f32acc", arch)[1, 128](a, b, out, 500)
+    assert out[0] == np.dot(a.astype(np.float64), b.astype(np.float64))
+
+
+def half_compare(arch):
+    a = _rng().standard_normal(64).astype(np.float16)
+    b = _rng(8).standard_normal(64).astype(np.float16)
+    mx, lt = np.zeros_like(a), np.zeros(64, np.int32)
+    _k("half_bf16.hip", "half_compare", arch)[1, 64](a, b, mx, lt)
+    np.testing.assert_array_equal(mx, np.maximum(a, b))
+    np.testing.assert_array_equal(lt, (a < b).astype(np.int32))
+
+
+def bf16(arch):
+    r = _rng()
+    a = _bf16_bits(r.standard_normal(100).astype(np.float32))
+    b = _bf16_bits(r.standard_normal(100).astype(np.float32))
+    s, p = np.zeros_like(a), np.zeros(100, np.float32)
+    _k("half_bf16.hip", "bf16_ops", arch)[1, 128](a, b, s, p, 100)
+    np.testing.assert_array_equal(s, _bf16_bits(_bf16_val(a) + _bf16_val(b)))
+    np.testing.assert_array_equal(p, _bf16_val(a) * _bf16_val(b))
+    x = r.standard_normal(100).astype(np.float32)
+    y = np.zeros(100, np.uint16)
+    _k("half_bf16.hip", "f32_to_bf16_rn", arch)[1, 128](x, y, 100)
+    np.testing.assert_array_equal(y, _bf16_bits(x))
+
+
+# ---------------------------------------------------------------- double and integer math
+
+def _ulps(got: np.ndarray, want: np.ndarray) -> np.ndarray:
+    return np.abs(got - want) / np.spacing(np.abs(want))
+
+
+def dmath(arch):
+    r = _rng()
+    x = r.uniform(0.1, 10.0, 64)
+    y = r.uniform(-3.0, 3.0, 64)
+    out = np.zeros(8 * 64)
+    _k("double_math.hip", "dmath", arch)[1, 64](x, y, out, 64)
+    o = out.reshape(64, 8)
+    np.testing.assert_array_equal(o[:, 0], np.sqrt(x))  # correctly rounded, IEEE
+    np.testing.assert_array_equal(o[:, 3], _fma(x, y))  # fma rounds once
+    np.testing.assert_array_equal(o[:, 6], x / y)  # IEEE division
+    for col, want in ((1, np.exp(y)), (2, np.log(x)), (4, np.power(x, y)), (5, np.sin(y)),
+                      (7, 1 / np.sqrt(x))):
+        assert _ulps(o[:, col], want).max() <= 2, (col, _ulps(o[:, col], want).max())
+
+
+def _fma(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Exactly rounded x*y+1 through Python's fractions (numpy has no fma)."""
+    from fractions import Fraction
+    return np.array([float(Fraction(a) * Fraction(b) + 1) for a, b in zip(x, y)])
+
+
+def dkahan(arch):
+    x = _rng().standard_normal((32, 100))
+    out = np.zeros(32)
+    _k("double_math.hip", "dsum_kahan", arch)[1, 32](x, out, 100)
+    _close_sum(out, x, axis=1, rtol=1e-15)
+
+
+def divmod32(arch):
+    r = _rng()
+    a = r.integers(-2**31, 2**31, 300, dtype=np.int64).astype(np.int32)
+    b = r.integers(1, 2**20, 300, dtype=np.int32) * r.choice([-1, 1], 300).astype(np.int32)
+    b[:5] = [1, -1, 3, 7, 2**30]
+    q, rem = np.zeros_like(a), np.zeros_like(a)
+    uq, ur = np.zeros(300, np.uint32), np.zeros(300, np.uint32)
+    _k("intmath.hip", "divmod", arch)[3, 128](a, b, q, rem, uq, ur, 300)
+    tq = np.trunc(a.astype(np.float64) / b).astype(np.int64)  # C truncates toward zero
+    np.testing.assert_array_equal(q, tq)
+    np.testing.assert_array_equal(rem, a - tq * b)
+    au, bu = a.view(np.uint32), b.view(np.uint32)
+    np.testing.assert_array_equal(uq, au // bu)
+    np.testing.assert_array_equal(ur, au % bu)
+
+
+def divmod64(arch):
+    r = _rng()
+    a = r.integers(-2**62, 2**62, 200, dtype=np.int64)
+    b = r.integers(1, 2**40, 200, dtype=np.int64) * r.choice([-1, 1], 200)
+    b[:4] = [1, -1, 3, 2**33 + 1]
+    q, rem, uq = np.zeros_like(a), np.zeros_like(a), np.zeros(200, np.uint64)
+    _k("intmath.hip", "divmod64", arch)[2, 128](a, b, q, rem, uq, 200)
+    tq = np.array([abs(int(p)) // abs(int(d)) * (1 if (p < 0) == (d < 0) else -1)
+                   for p, d in zip(a, b)], np.int64)
+    np.testing.assert_array_equal(q, tq)
+    np.testing.assert_array_equal(rem, a - tq * b)
+    np.testing.assert_array_equal(uq, a.view(np.uint64) // b.view(np.uint64))
+
+
+def unflatten(arch):
+    d0, d1, d2 = 5, 7, 9
+    coords = np.zeros(3 * d0 * d1 * d2, np.int32)
+    _k("intmath.hip", "unflatten", arch)[3, 128](coords, d0, d1, d2)
+    idx = np.indices((d0, d1, d2)).reshape(3, -1).T
+    np.testing.assert_array_equal(coords.reshape(-1, 3), idx)
+
+
+def index64(arch):
+    n = 100
+    src = np.arange(n, dtype=np.float32)
+    dst = np.zeros(n, np.float32)
+    base, stride = 3 * 2**33 + 5, 2**32 + 3
+    _k("intmath.hip", "index64", arch)[1, 128](src, dst, base, stride, n)
+    want = [(base + i * stride) % n for i in range(n)]
+    np.testing.assert_array_equal(dst, np.array(want, np.float32))
+
+
+def bit_tricks(arch):
+    x = _rng().integers(0, 2**32, 100, dtype=np.uint32)
+    x[:3] = [0, 1, 0x80000000]
+    out = np.zeros(600, np.uint32)
+    _k("intmath.hip", "bit_tricks", arch)[1, 128](x, out, 100)
+    o = out.reshape(100, 6).astype(np.int64)
+    xi = [int(v) for v in x]
+    np.testing.assert_array_equal(o[:, 0], [bin(v).count("1") for v in xi])
+    np.testing.assert_array_equal(o[:, 1], [32 - v.bit_length() for v in xi])
+    np.testing.assert_array_equal(o[:, 2], [(v & -v).bit_length() for v in xi])
+    np.testing.assert_array_equal(o[:, 3], [int(f"{v:032b}"[::-1], 2) for v in xi])
+    np.testing.assert_array_equal(o[:, 4], [(v * 2654435761) >> 32 for v in xi])
+    np.testing.assert_array_equal(o[:, 5], [((v >> 7) | (v << 25)) & 0xFFFFFFFF for v in xi])
+
+
+# ---------------------------------------------------------------- bit casts, rounding modes
+
+def _round(q, dt, mode: str):
+    """The exact rational q rounded to dt (np.float32/np.float64) in mode rn/rz/rd/ru."""
+    from fractions import Fraction
+    c = dt(float(q))  # within one ulp of the answer (float64 rounding first for float32)
+    cands = [np.nextafter(c, dt(-np.inf)), c, np.nextafter(c, dt(np.inf))]
+    cands = [v for v in cands if np.isfinite(v)]
+    below = max((v for v in cands if Fraction(float(v)) <= q), key=float)
+    above = min((v for v in cands if Fraction(float(v)) >= q), key=float)
+    if mode == "rd" or (mode == "rz" and q >= 0):
+        return below
+    if mode == "ru" or mode == "rz":
+        return above
+    db, da = q - Fraction(float(below)), Fraction(float(above)) - q
+    if db != da:
+        return below if db < da else above
+    return below if int(np.asarray(below).view(f"u{dt().itemsize}")) % 2 == 0 else above
+
+
+def _int_round(x: float, mode: str) -> int:
+    import math
+    return {"rn": round(x), "rz": math.trunc(x), "rd": math.floor(x), "ru": math.ceil(x)}[mode]
+
+
+MODES = ("rn", "rz", "rd", "ru")
+
+
+def bitcasts(arch):
+    f = _rng().standard_normal(32).astype(np.float32)
+    d = _rng().standard_normal(32) * 1e10
+    fi, back, hi, lo = (np.zeros(32, t) for t in (np.int32, np.float32, np.int32, np.int32))
+    dback, dl = np.zeros(32), np.zeros(32, np.int64)
+    _k("conversions.hip", "bitcasts", arch)[1, 32](f, d, fi, back, hi, lo, dback, dl)
+    np.testing.assert_array_equal(fi, f.view(np.int32))
+    np.testing.assert_array_equal(back, -f)
+    np.testing.assert_array_equal(hi, d.view(np.int32)[1::2])
+    np.testing.assert_array_equal(lo, d.view(np.int32)[0::2])
+    np.testing.assert_array_equal(dback, d)
+    np.testing.assert_array_equal(dl, d.view(np.int64))
+
+
+def round_modes(arch):
+    from fractions import Fraction
+    r = _rng()
+    n = 32
+    f = (r.standard_normal(n) * 1000).astype(np.float32)
+    f[:6] = [2.5, -2.5, 3.5, -0.5, 7.0, -7.0]  # ties go to even under _rn
+    d = r.standard_normal(n) * 1e12
+    d[:4] = [1.0 + 2**-30, -(1.0 + 2**-30), 2.5, 1e300]  # not representable as float
+    ll = r.integers(-2**62, 2**62, n, dtype=np.int64)
+    ll[:4] = [2**62 + 1, -(2**62 + 1), 2**63 - 1, 2**53 + 1]
+    iv = r.integers(-2**31, 2**31, n, dtype=np.int64).astype(np.int32)
+    iv[:3] = [2**24 + 1, -(2**24 + 1), 2**31 - 1]
+    outs = [np.zeros(4 * n, t) for t in (np.int32, np.int64, np.float32, np.float32,
+                                         np.float32, np.float64)]
+    _k("conversions.hip", "round_modes", arch)[1, n](f, d, ll, iv, *outs)
+    f2i, d2ll, ll2f, i2f, d2f, ll2d = (o.reshape(n, 4) for o in outs)
+    for m, mode in enumerate(MODES):
+        np.testing.assert_array_equal(f2i[:, m], [_int_round(float(v), mode) for v in f])
+        fits = np.abs(d) < 2**62  # 1e300 has no integer result (undefined, as in C)
+        np.testing.assert_array_equal(d2ll[fits, m], [_int_round(float(v), mode)
+                                                      for v in d[fits]])
+        np.testing.assert_array_equal(ll2f[:, m], [_round(Fraction(int(v)), np.float32, mode)
+                                                   for v in ll])
+        np.testing.assert_array_equal(i2f[:, m], [_round(Fraction(int(v)), np.float32, mode)
+                                                  for v in iv])
+        np.testing.assert_array_equal(d2f[:3, m], [_round(Fraction(float(v)), np.float32, mode)
+                                                   for v in d[:3]])
+        np.testing.assert_array_equal(d2f[4:, m], [_round(Fraction(float(v)), np.float32, mode)
+                                                   for v in d[4:]])
+        np.testing.assert_array_equal(ll2d[:, m], [_round(Fraction(int(v)), np.float64, mode)
+                                                   for v in ll])
+    # 1e300 to float: beyond FLT_MAX: inf when rounding up or to nearest, FLT_MAX otherwise
+    fmax = np.finfo(np.float32).max
+    np.testing.assert_array_equal(d2f[3], [np.inf, fmax, fmax, np.inf])
+
+
+# ---------------------------------------------------------------- structs, vectors, LDS
+
+PARAMS = np.dtype([("scale", "<f4"), ("offset", "<i4"), ("bias", "<f4", 3), ("n", "<i4")])
+
+
+def by_value(arch):
+    x = _rng().standard_normal(100).astype(np.float32)
+    y = np.zeros_like(x)
+    bias = np.array([0.5, -1.0, 2.0], np.float32)
+    p = np.array((2.0, 1, bias, 100), PARAMS)
+    _k("structs_vectors.hip", "by_value", arch)[1, 128](x, y, p)
+    np.testing.assert_array_equal(y, np.float32(2) * x + bias[(np.arange(100) + 1) % 3])
+
+
+def center_of_mass(arch):
+    ps = _rng().integers(-8, 8, (200, 4)).astype(np.float32)
+    ps[:, 3] = np.abs(ps[:, 3]) + 1
+    out = np.zeros(4, np.float32)
+    _k("structs_vectors.hip", "center_of_mass", arch)[1, 64](ps, out, 200)
+    want = np.concatenate([(ps[:, :3] * ps[:, 3:]).sum(axis=0), [ps[:, 3].sum()]])
+    np.testing.assert_array_equal(out, want)  # small integers: exact in any order
+
+
+def vec4(arch):
+    a = _rng().standard_normal((50, 4)).astype(np.float32)
+    b = _rng().integers(-1000, 1000, (50, 2), dtype=np.int32)
+    c, d = np.zeros_like(a), np.zeros_like(b)
+    _k("structs_vectors.hip", "vec4_ops", arch)[1, 128](a, b, c, d, 50)
+    np.testing.assert_array_equal(c, np.stack([a[:, 3], a[:, 2] * 2, a[:, 1] + a[:, 0],
+                                               a[:, 0] * a[:, 1]], axis=1))
+    np.testing.assert_array_equal(d, np.stack([b[:, 0] + b[:, 1], b[:, 0] - b[:, 1]], axis=1))
+
+
+def dyn_shared(arch):
+    n = 300
+    x = _rng().standard_normal((2, n)).astype(np.float32)
+    out = np.zeros_like(x)
+    _k("structs_vectors.hip", "dyn_shared_reverse", arch)[2, 64, n * 4](x, out, n)
+    np.testing.assert_array_equal(out, x[:, ::-1])
+
+
+def uint4_arg(arch):
+    a = _rng().integers(0, 2**32, (64, 4), dtype=np.uint32)
+    b = np.zeros_like(a)
+    key = (0xDEADBEEF, 1, 0xFFFFFFFF, 12345)
+    _k("structs_vectors.hip", "uint4_xor", arch)[1, 64](a, b, key)
+    np.testing.assert_array_equal(b, a ^ np.array(key, np.uint32))
+
+
+# ---------------------------------------------------------------- amdgcn builtins
+
+def readfirstlane(arch):
+    ws = _ws(arch)
+    x = _rng().integers(0, 1000, 128, dtype=np.int32)
+    out = np.zeros_like(x)
+    _k("amdgcn_builtins.hip", "readfirstlane", arch)[1, 128](x, out)
+    np.testing.assert_array_equal(out, np.repeat(x[::ws], ws))
+
+
+def bpermute(arch):
+    ws = _ws(arch)
+    x = _rng().integers(0, 1000, 128, dtype=np.int32)
+    out = np.zeros_like(x)
+    _k("amdgcn_builtins.hip", "bpermute_rotate", arch)[1, 128](x, out, 5)
+    np.testing.assert_array_equal(out, np.roll(x.reshape(-1, ws), -5, axis=1).ravel())
+
+
+def mbcnt_compact(arch):
+    ws = _ws(arch)
+    x = _rng().integers(-100, 100, ws, dtype=np.int32)
+    out = np.zeros(ws, np.int32)
+    count = np.zeros(1, np.int32)
+    _k("amdgcn_builtins.hip", "mbcnt_compact", arch)[1, ws](x, out, count)
+    keep = x[x > 0]
+    assert count[0] == keep.size
+    np.testing.assert_array_equal(out[:keep.size], keep)
+
+
+def readlane(arch):
+    x = _rng().standard_normal(32).astype(np.float32)
+    out = np.zeros_like(x)
+    _k("amdgcn_builtins.hip", "readlane_bcast", arch)[1, 32](x, out, 13)
+    np.testing.assert_array_equal(out, np.full(32, x[13]))
+
+
+def fmed3_ubfe(arch):
+    x = (_rng().standard_normal(64) * 2).astype(np.float32)
+    u = _rng().integers(0, 2**32, 64, dtype=np.uint32)
+    med, bf = np.zeros_like(x), np.zeros_like(u)
+    _k("amdgcn_builtins.hip", "fmed3_ubfe", arch)[1, 64](x, med, u, bf)
+    np.testing.assert_array_equal(med, np.clip(x, -1, 1))
+    np.testing.assert_array_equal(bf, (u >> 4) & 0xFFF)
+
+
+# ---------------------------------------------------------------- printf, grid-stride loops
+
+def printf_(arch, capsys=None):
+    res = _k("printf_gridstride.hip", "hello", arch)[2, 64](42, np.float32(2.5))
+    want = [f"block {b} thread {t} tag=42 f=2.50 name=hip" for b in range(2) for t in range(2)]
+    assert [s.rstrip("\n") for s in res.stats["printed"]] == want
+
+
+def grid_stride(arch):
+    x = _rng().standard_normal(5000).astype(np.float32)
+    y = _rng(8).standard_normal(5000).astype(np.float32)
+    want = np.float32(0.5) * x + y
+    _k("printf_gridstride.hip", "saxpy_grid_stride", arch)[2, 64](5000, np.float32(0.5), x, y)
+    np.testing.assert_array_equal(y, want)
+    v = _rng().integers(0, 10**6, 3000, dtype=np.int32)
+    count = np.zeros(1, np.uint64)
+    _k("printf_gridstride.hip", "count_grid_stride", arch)[3, 64](v, v.size, count)
+    assert count[0] == (v % 7 == 0).sum()
+
+
+# ---------------------------------------------------------------- rows: layernorm, softmax
+
+def layernorm(arch):
+    r = _rng()
+    x = r.standard_normal((3, 300)).astype(np.float32)
+    g, b = r.standard_normal(300).astype(np.float32), r.standard_normal(300).astype(np.float32)
+    y = np.zeros_like(x)
+    _k("rows.hip", "layernorm", arch)[3, 128](x, g, b, y, 300, np.float32(1e-5))
+    xd = x.astype(np.float64)
+    mu = xd.mean(axis=1, keepdims=True)
+    want = (xd - mu) / np.sqrt(((xd - mu) ** 2).mean(axis=1, keepdims=True) + 1e-5) * g + b
+    # rsqrtf is v_rsq_f32 (1 ulp); sums of 300 terms in another order: ~1e-6 relative
+    np.testing.assert_allclose(y, want, rtol=1e-5, atol=1e-5)
+
+
+def softmax(arch):
+    x = (_rng().standard_normal((4, 333)) * 4).astype(np.float32)
+    x[1, 5] = 80.0  # large: the max subtraction matters
+    want = np.exp(x.astype(np.float64) - x.max(axis=1, keepdims=True))
+    want /= want.sum(axis=1, keepdims=True)
+    y = np.zeros_like(x)
+    _k("rows.hip", "softmax_rows", arch)[4, 128](x, y, 333)
+    np.testing.assert_allclose(y, want, rtol=1e-5, atol=1e-9)  # expf: ~1 ulp
+    y2 = np.zeros_like(x)
+    _k("rows.hip", "softmax_wave", arch)[1, 2 * _ws(arch)](x, y2, 4, 333)
+    np.testing.assert_allclose(y2[:2], want[:2], rtol=1e-5, atol=1e-9)  # __expf: v_exp_f32
+    assert not y2[2:].any()  # rows past the launched waves untouched
+
+
+# ---------------------------------------------------------------- conv, spmv, sort
+
+def conv2d(arch):
+    r = _rng()
+    C, H, W, K, R, S = 3, 10, 12, 2, 3, 3
+    x = r.integers(-4, 4, (C, H, W)).astype(np.float32)
+    w = r.integers(-4, 4, (K, C, R, S)).astype(np.float32)
+    bias = np.array([0.5, -2.0], np.float32)
+    out = np.zeros((K, H - R + 1, W - S + 1), np.float32)
+    _k("stencil_sparse_sort.hip", "conv2d_naive", arch)[(2, 1, K), (8, 8)](
+        x, w, bias, out, C, H, W, K, R, S)
+    win = np.lib.stride_tricks.sliding_window_view(x, (R, S), axis=(1, 2))  # C,OH,OW,R,S
+    want = np.einsum("chwrs,kcrs->khw", win, w) + bias[:, None, None]
+    np.testing.assert_array_equal(out, want)  # small integers: exact
+
+
+def _csr(rows: int, cols: int, seed: int = 3):
+    r = _rng(seed)
+    dense = r.integers(-5, 5, (rows, cols)).astype(np.float32)
+    dense[r.random((rows, cols)) < 0.8] = 0
+    dense[5] = 0  # an empty row
+    nz = dense != 0
+    row_ptr = np.concatenate([[0], np.cumsum(nz.sum(axis=1))]).astype(np.int32)
+    col = np.nonzero(nz)[1].astype(np.int32)
+    return dense, row_ptr, col, dense[nz]
+
+
+def spmv(arch):
+    dense, row_ptr, col, vals = _csr(70, 90)
+    x = _rng().integers(-5, 5, 90).astype(np.float32)
+    for name, grid, block in (("spmv_csr", 1, 128), ("spmv_csr_vector", 70 * _ws(arch) // 128 + 1,
+                                                     128)):
+        y = np.full(70, np.nan, np.float32)
+        _k("stencil_sparse_sort.hip", name, arch)[grid, block](70, row_ptr, col, vals, x, y)
+        np.testing.assert_array_equal(y, dense @ x)
+
+
+def bitonic_block(arch):
+    keys = _rng().integers(-10**6, 10**6, 512, dtype=np.int32)
+    want = np.sort(keys.reshape(2, 256), axis=1)
+    _k("stencil_sparse_sort.hip", "bitonic_sort_block", arch)[2, 256](keys)
+    np.testing.assert_array_equal(keys.reshape(2, 256), want)
+
+
+def bitonic_steps(arch):
+    a = _rng().standard_normal(256).astype(np.float32)
+    want = np.sort(a)
+    k = _k("stencil_sparse_sort.hip", "bitonic_step", arch)
+    kk = 2
+    while kk <= 256:
+        j = kk // 2
+        while j > 0:
+            k[2, 128](a, j, kk)
+            j //= 2
+        kk *= 2
+    np.testing.assert_array_equal(a, want)
+
+
+# ---------------------------------------------------------------- matrix cores
+
+def _small_int_f16(shape, seed):
+    return _rng(seed).integers(-4, 5, shape).astype(np.float16)
+
+
+def mfma16(arch):
+    a, b = _small_int_f16((16, 64), 1), _small_int_f16((64, 16), 2)
+    c = np.zeros((16, 16), np.float32)
+    _k("mfma_gemm.hip", "mfma16_gemm", arch)[1, 64](a, b, c, 64)
+    np.testing.assert_array_equal(c, a.astype(np.float32) @ b.astype(np.float32))
+
+
+def mfma32(arch):
+    a, b = _small_int_f16((32, 32), 1), _small_int_f16((32, 32), 2)
+    c = np.zeros((32, 32), np.float32)
+    _k("mfma_gemm.hip", "mfma32_gemm", arch)[1, 64](a, b, c, 32)
+    np.testing.assert_array_equal(c, a.astype(np.float32) @ b.astype(np.float32))
+
+
+def wmma11(arch):
+    a, b = _small_int_f16((16, 48), 1), _small_int_f16((48, 16), 2)
+    c = np.zeros((16, 16), np.float32)
+    _k("wmma_gemm.hip", "wmma_gemm", arch)[1, 32](a, b, c, 48)
+    np.testing.assert_array_equal(c, a.astype(np.float32) @ b.astype(np.float32))
+
+
+def wmma12(arch):
+    a, b = _small_int_f16((16, 48), 1), _small_int_f16((48, 16), 2)
+    c = np.zeros((16, 16), np.float32)
+    _k("wmma_gemm_gfx12.hip", "wmma_gemm12", arch)[1, 32](a, b, c, 48)
+    np.testing.assert_array_equal(c, a.astype(np.float32) @ b.astype(np.float32))
+
+
+CASES = {
+    f.__name__: (f, archs) for f, archs in [
+        (warp_sum, ALL), (warp_max_xor, ALL), (ballot, ALL), (activemask, ALL),
+        (shfl_up_scan, ALL), (any_all, ALL), (block_tree, ALL), (block_two_level, ALL),
+        (hist_lds, ALL), (hist_global, ALL), (atomics_mix, ALL), (cas_float_max, ALL),
+        (cas_double_sum, ALL), (cas_lds_max, ALL), (hillis_steele, ALL), (blelloch, ALL),
+        (transpose, ALL), (templates, ALL), (half_axpy, ALL), (half2, ALL), (half_dot, ALL),
+        (half_compare, ALL), (bf16, ALL), (dmath, ALL), (dkahan, ALL), (divmod32, ALL),
+        (divmod64, ALL), (unflatten, ALL), (bitcasts, ALL), (round_modes, ALL), (index64, ALL), (bit_tricks, ALL), (by_value, ALL),
+        (center_of_mass, ALL), (vec4, ALL), (dyn_shared, ALL), (uint4_arg, ALL),
+        (readfirstlane, ALL), (bpermute, ALL), (mbcnt_compact, ALL), (readlane, ALL),
+        (fmed3_ubfe, ALL), (printf_, ALL), (grid_stride, ALL), (layernorm, ALL),
+        (softmax, ALL), (conv2d, ALL), (spmv, ALL), (bitonic_block, ALL), (bitonic_steps, ALL),
+        (mfma16, ("gfx942", "gfx950")), (mfma32, ("gfx942", "gfx950")), (wmma11, ("gfx1100",)),
+        (wmma12, ("gfx1201",)),
+    ]
+}
+PARAMS_LIST = [(n, a) for n, (_, archs) in CASES.items() for a in archs]
+
+
+@pytest.mark.parametrize("case,arch", PARAMS_LIST, ids=[f"{n}-{a}" for n, a in PARAMS_LIST])
+def test_runs_and_matches_numpy(case, arch):
+    CASES[case][0](arch)
