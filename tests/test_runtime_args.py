@@ -6,6 +6,8 @@ about what is rejected *before* a launch, and what a device receives.
 
 from __future__ import annotations
 
+import struct
+
 import numpy as np
 import pytest
 import torch
@@ -139,3 +141,22 @@ def test_unknown_kernel_and_device(module):
         Kernel(module, "nope")
     with pytest.raises(LaunchError, match="unknown device"):
         parse_device("tpu")
+
+
+def test_struct_by_value_from_numpy_structured_and_ctypes(module, dev):
+    """A by-value struct takes a numpy structured scalar, a 0-d structured array or a ctypes
+    Structure of its size (before: only bytes/np.void; a 0-d array was 'got an array')."""
+    import ctypes
+
+    class Eight(ctypes.Structure):
+        _fields_ = [("a", ctypes.c_int32), ("b", ctypes.c_float)]
+
+    k = Kernel(module, "mixed", dev)
+    h = np.zeros(1, np.uint16)
+    dt = np.dtype([("a", "<i4"), ("b", "<f4")])
+    for s in (np.array((3, 1.5), dt), np.array((3, 1.5), dt)[()], Eight(3, 1.5)):
+        k[1, 1](h, 0, 0, 0.0, s, np.zeros(1, np.int32))
+        assert dev.calls[-1][3][4].scalar_bytes() == struct.pack("<if", 3, 1.5)
+    with pytest.raises(LaunchError, match=r"\(8 bytes\): pass its raw bytes.*; got 12 bytes"):
+        k[1, 1](h, 0, 0, 0.0, np.zeros((), [("a", "<i4"), ("b", "<f8")]),
+                np.zeros(1, np.int32))

@@ -27,7 +27,7 @@ HERE = Path(__file__).parent / "kernels" / "unseen"
 ALL = ("gfx942", "gfx950", "gfx1100", "gfx1201")
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _module(fname: str, arch: str):
     return wb.compile((HERE / fname).read_text(), arch, filename=fname)
 
@@ -231,9 +231,9 @@ def templates(arch):
     np.testing.assert_array_equal(outi, (ai * bi).sum(axis=1))
     x = r.standard_normal(64).astype(np.float32)
     y = np.zeros_like(x)
-    _k("templates.hip", "apply_Square", arch)[1, 64](x, y, bytes(1))  # an empty functor: its one byte
+    _k("templates.hip", "apply_Square", arch)[1, 64](x, y, bytes(1))  # empty functor: 1 byte
     np.testing.assert_array_equal(y, x * x)
-    _k("templates.hip", "apply<ops::Negate>", arch)[1, 64](x, y, bytes(1))  # an empty functor: its one byte
+    _k("templates.hip", "apply<ops::Negate>", arch)[1, 64](x, y, bytes(1))  # empty functor: 1 byte
     np.testing.assert_array_equal(y, -x)
 
 
@@ -263,7 +263,11 @@ def half2(arch):
     b = _rng(8).standard_normal(128).astype(np.float16)
     c = np.zeros_like(a)
     _k("half_bf16.hip", "half2_mul_add", arch)[1, 64](a, b, c, 64)
-    np.testing.assert_array_equal(c, (a * b) + a)  # numpy rounds each fp16 op, as the ISA does
+    # HIP contracts a*b + a into one v_pk_fma_f16 (clang's default -ffp-contract=fast, as with
+    # ROCm's headers, whose __hmul2/__hadd2 are plain _Float16 vector operations): one rounding
+    # of the exact value, which float64 holds (11-bit significands)
+    a64, b64 = a.astype(np.float64), b.astype(np.float64)
+    np.testing.assert_array_equal(c, (a64 * b64 + a64).astype(np.float16))
 
 
 def half_dot(arch):
@@ -322,6 +326,39 @@ def _fma(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     """Exactly rounded x*y+1 through Python's fractions (numpy has no fma)."""
     from fractions import Fraction
     return np.array([float(Fraction(a) * Fraction(b) + 1) for a, b in zip(x, y)])
+
+
+def dsincos_large(arch):
+    """sin/cos of huge doubles (ocml's Payne-Hanek path through v_trig_preop_f64)."""
+    import math
+    x = np.array([1e6, 1e22, 2.0**100, 1e300, -3e200, 1.7e308, 123456.789, 2.0**1023 * 1.9])
+    s, c = np.zeros_like(x), np.zeros_like(x)
+    _k("double_math.hip", "dsincos_large", arch)[1, 32](x, s, c, x.size)
+    want_s = np.array([math.sin(v) for v in x])  # glibc: correctly rounded in practice
+    want_c = np.array([math.cos(v) for v in x])
+    assert _ulps(s, want_s).max() <= 2 and _ulps(c, want_c).max() <= 2, (s, want_s)
+
+
+def trig_preop_vs_llvm(arch):
+    """v_trig_preop_f64 on the emulator equals LLVM's own constant folding of
+    __builtin_amdgcn_trig_preop (AMDGPUInstCombineIntrinsic) for every segment and a spread
+    of exponents, including those past 1077 (extra shift) and 1968 (rescaled)."""
+    xs = [1.0, 0.75, 3.0e5, 2.0**60, 2.0**54 * 1.5, 1e22, 2.0**200, 1e300, 2.0**945,
+          2.0**960, 1.7e308, -2.5e250, 5e-324, 0.0]
+    segs = [0, 1, 2, 3, 5, 8, 13, 21, 22, 23, 31]
+    pairs = [(x, sg) for x in xs for sg in segs]
+    body = "\n".join(f"  o[{i}] = __builtin_amdgcn_trig_preop({x!r}, {sg});"
+                      for i, (x, sg) in enumerate(pairs))
+    folded = wb.compile(f"__global__ void k(double* o) {{\n{body}\n}}", arch)
+    want = np.zeros(len(pairs))
+    folded["k"].on(f"emulator:{arch}")[1, 1](want)
+    assert "v_trig_preop" not in str(folded["k"].isa_for(arch))  # LLVM folded every call
+    x = np.array([p[0] for p in pairs])
+    seg = np.array([p[1] for p in pairs], np.int32)
+    got = np.zeros(len(pairs))
+    _k("double_math.hip", "trig_preop_rt", arch)[(len(pairs) + 63) // 64, 64](x, seg, got,
+                                                                              len(pairs))
+    np.testing.assert_array_equal(got.view(np.uint64), want.view(np.uint64))
 
 
 def dkahan(arch):
@@ -392,6 +429,33 @@ def bit_tricks(arch):
     np.testing.assert_array_equal(o[:, 3], [int(f"{v:032b}"[::-1], 2) for v in xi])
     np.testing.assert_array_equal(o[:, 4], [(v * 2654435761) >> 32 for v in xi])
     np.testing.assert_array_equal(o[:, 5], [((v >> 7) | (v << 25)) & 0xFFFFFFFF for v in xi])
+
+
+# ---------------------------------------------------------------- uniform (SALU) floats
+
+def uniform_f32(arch):
+    a, b, c = np.float32(1.37), np.float32(-2.61), np.float32(0.83)
+    out = np.zeros((32, 12), np.float32)
+    _k("uniform_float.hip", "uniform_f32", arch)[1, 32](a, b, c, out)
+    f32 = np.float32
+    def fma(x, y, z):  # HIP contracts a*b+c to one fma (clang's default -ffp-contract=fast)
+        from fractions import Fraction
+        return _round(Fraction(float(x)) * Fraction(float(y)) + Fraction(float(z)), f32, "rn")
+    want = [fma(a, b, c), max(a, b), min(a, c), np.rint(a * f32(3)),
+            np.floor(b) + np.ceil(c) + np.trunc(a), -1.0, 2.0, 3.0, f32(int(a * f32(100))),
+            f32(int(c * f32(7))), fma(a, c, -b), a - b]
+    np.testing.assert_array_equal(out, np.tile(np.array(want, np.float32), (32, 1)))
+
+
+def uniform_f16(arch):
+    a, h, g = np.float32(0.3), np.float16(1.5), np.float16(-0.7)
+    hout = np.zeros((32, 6), np.float16)
+    fout = np.zeros((32, 2), np.float32)
+    _k("uniform_float.hip", "uniform_f16", arch)[1, 32](a, h, g, hout, fout)
+    h64, g64 = np.float64(h), np.float64(g)
+    want = [np.float16(a), h + g, h * g, h - g, max(h, g), np.float16(h64 * g64 + 0.25)]
+    np.testing.assert_array_equal(hout, np.tile(np.array(want, np.float16), (32, 1)))
+    np.testing.assert_array_equal(fout, np.tile([np.float32(h) * a, 0.0], (32, 1)))
 
 
 # ---------------------------------------------------------------- bit casts, rounding modes
@@ -519,6 +583,23 @@ def uint4_arg(arch):
     key = (0xDEADBEEF, 1, 0xFFFFFFFF, 12345)
     _k("structs_vectors.hip", "uint4_xor", arch)[1, 64](a, b, key)
     np.testing.assert_array_equal(b, a ^ np.array(key, np.uint32))
+
+
+def small_loads(arch):
+    r = _rng()
+    c = r.integers(-128, 128, 3, dtype=np.int64).astype(np.int8)
+    c[0] = -128
+    sh = np.array([-32768, -5, 32767], np.int16)
+    us = np.array([65535, 1, 40000], np.uint16)
+    uc = np.array([255, 0, 128], np.uint8)
+    out = np.zeros(12, np.int32)
+    _k("structs_vectors.hip", "uniform_small_loads", arch)[3, 32](c, sh, us, uc, out)
+    np.testing.assert_array_equal(out.reshape(3, 4), np.stack([c, sh, us, uc], 1))
+    out = np.zeros(5 * 32, np.int32)
+    _k("structs_vectors.hip", "small_args", arch)[1, 32](-7, -300, 65000, True, 200, out)
+    t = np.arange(32)
+    np.testing.assert_array_equal(out.reshape(32, 5),
+                                  np.stack([-7 * t, -300 + t, 65000 + t, t, 600 + t], 1))
 
 
 # ---------------------------------------------------------------- amdgcn builtins
@@ -714,9 +795,11 @@ CASES = {
         (hist_lds, ALL), (hist_global, ALL), (atomics_mix, ALL), (cas_float_max, ALL),
         (cas_double_sum, ALL), (cas_lds_max, ALL), (hillis_steele, ALL), (blelloch, ALL),
         (transpose, ALL), (templates, ALL), (half_axpy, ALL), (half2, ALL), (half_dot, ALL),
-        (half_compare, ALL), (bf16, ALL), (dmath, ALL), (dkahan, ALL), (divmod32, ALL),
-        (divmod64, ALL), (unflatten, ALL), (bitcasts, ALL), (round_modes, ALL), (index64, ALL), (bit_tricks, ALL), (by_value, ALL),
-        (center_of_mass, ALL), (vec4, ALL), (dyn_shared, ALL), (uint4_arg, ALL),
+        (half_compare, ALL), (bf16, ALL), (dmath, ALL), (dkahan, ALL), (dsincos_large, ALL),
+        (trig_preop_vs_llvm, ALL), (divmod32, ALL),
+        (divmod64, ALL), (unflatten, ALL), (bitcasts, ALL), (round_modes, ALL),
+        (uniform_f32, ALL), (uniform_f16, ALL), (index64, ALL), (bit_tricks, ALL), (by_value, ALL),
+        (center_of_mass, ALL), (vec4, ALL), (dyn_shared, ALL), (uint4_arg, ALL), (small_loads, ALL),
         (readfirstlane, ALL), (bpermute, ALL), (mbcnt_compact, ALL), (readlane, ALL),
         (fmed3_ubfe, ALL), (printf_, ALL), (grid_stride, ALL), (layernorm, ALL),
         (softmax, ALL), (conv2d, ALL), (spmv, ALL), (bitonic_block, ALL), (bitonic_steps, ALL),

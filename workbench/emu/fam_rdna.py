@@ -18,7 +18,7 @@ from .floats import flush, flush_src
 from .operands import imm_bits, sread32, sread64
 from .registry import Decoded, semantic
 from .state import EXEC
-from .vfloat import fma32
+from .vfloat import fma16, fma32
 
 U32, U64 = np.uint32, np.uint64
 M32 = 0xFFFFFFFF
@@ -197,6 +197,63 @@ def _build_scmp_f(d: Decoded):
 
     def run(st, g):
         st.SCC[g.ix] = f(val(ra, st, g), val(rb, st, g))
+    return run
+
+
+# ---- the rest of GFX11.5+/GFX12 SALU float (RDNA4 ISA §"SALU floating point"; LLVM
+# SOPInstructions.td, "SALU float" under isGFX1150Plus): f16 arithmetic on the low 16 bits,
+# f16 <-> f32 conversions, IEEE-754-2019 min/max and round-to-even, all with the VALU op's
+# numerics. A 16-bit result is written to bits 15:0 with bits 31:16 cleared (the guide's
+# pseudocode writes D0.f16 only; LLVM never reads those bits back, an assumption here).
+_F16 = np.float16
+_SFX = {  # name -> (dst type, source types, fn)
+    "s_add_f16": ("f16", "f16 f16", lambda a, b: a + b),
+    "s_sub_f16": ("f16", "f16 f16", lambda a, b: a - b),
+    "s_mul_f16": ("f16", "f16 f16", lambda a, b: a * b),
+    "s_fmac_f16": ("f16", "f16 f16 f16", fma16),  # D = S0 * S1 + D, one rounding
+    "s_max_num_f16": ("f16", "f16 f16", np.fmax), "s_min_num_f16": ("f16", "f16 f16", np.fmin),
+    "s_max_num_f32": ("f32", "f32 f32", np.fmax), "s_min_num_f32": ("f32", "f32 f32", np.fmin),
+    "s_max_f32": ("f32", "f32 f32", np.fmax), "s_min_f32": ("f32", "f32 f32", np.fmin),
+    "s_rndne_f32": ("f32", "f32", np.rint), "s_rndne_f16": ("f16", "f16", np.rint),
+    "s_trunc_f16": ("f16", "f16", np.trunc), "s_floor_f16": ("f16", "f16", np.floor),
+    "s_ceil_f16": ("f16", "f16", np.ceil),
+    "s_cvt_f16_f32": ("f16", "f32", lambda a: a.astype(_F16)),
+    "s_cvt_f32_f16": ("f32", "f16", lambda a: a.astype(np.float32)),
+    # S_CVT_HI_F32_F16: the f16 in bits 31:16 of S0 (the reader below takes the high half)
+    "s_cvt_hi_f32_f16": ("f32", "f16", lambda a: a.astype(np.float32)),
+}
+
+
+def _sfx_reader(op, t: str, hi: bool = False):
+    """[w] float32/float16 values of one SALU float source."""
+    if t == "f16" and op.kind in ("imm", "fimm", "const"):
+        c = np.uint16(imm_bits(op, 16, True))
+        return lambda st, g: np.broadcast_to(c, (g.w,)).view(_F16)
+    r = sread32(op, 0, 32, True)
+    if t == "f32":
+        return lambda st, g: _f(np.broadcast_to(r(st, g), (g.w,)))
+    sh = U32(16 if hi else 0)
+    return lambda st, g: ((np.broadcast_to(np.asarray(r(st, g), U32), (g.w,)) >> sh)
+                          & U32(0xFFFF)).astype(np.uint16).view(_F16)
+
+
+@semantic(*_SFX)
+def _build_sfx(d: Decoded):
+    """One SALU float op of ``_SFX`` (s_fmac_f16 reads its destination as the addend)."""
+    t_dst, t_src, f = _SFX[d.base]
+    if d.mods:
+        raise EmulatorError(f"{d.mnemonic}: modifiers {d.mods} at pc 0x{d.addr:x}")
+    dst = d.ops[0]
+    srcs = list(d.ops[1:]) + ([dst] if d.base == "s_fmac_f16" else [])
+    rs = [_sfx_reader(s, t, d.base == "s_cvt_hi_f32_f16") for s, t in zip(srcs, t_src.split())]
+
+    def run(st, g):
+        with np.errstate(all="ignore"):
+            out = np.asarray(f(*[r(st, g) for r in rs]))
+        if t_dst == "f16":
+            st.swrite(dst.idx, g, out.astype(_F16).view(np.uint16).astype(U32))
+        else:
+            st.swrite(dst.idx, g, out.astype(np.float32).view(U32))
     return run
 
 

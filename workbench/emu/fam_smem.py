@@ -74,6 +74,38 @@ def _build_sload(d: Decoded):
     return run
 
 
+# GFX12 sub-dword scalar loads (RDNA4 ISA S_LOAD_U8/I8/U16/I16, S_BUFFER_LOAD_*: one byte or
+# short at the byte address, zero- or sign-extended into one SGPR); LLVM uses them for uniform
+# sub-dword values such as a bool kernel argument
+_SUB = {"u8": (1, False), "i8": (1, True), "u16": (2, False), "i16": (2, True)}
+
+
+@semantic(*[f"s_load_{k}" for k in _SUB], *[f"s_buffer_load_{k}" for k in _SUB])
+def _build_sload_sub(d: Decoded):
+    for k in d.mods:
+        if k not in ("offset", "th", "scope", "nv"):
+            raise UnknownInstruction(d.mnemonic, d.addr, d.inst.text, f"modifier {k}")
+    nb, signed = _SUB[d.base.rsplit("_", 1)[1]]
+    dst, base, *offs = d.ops
+    buffer = d.base.startswith("s_buffer")
+    rb = sread64(base)
+    ro = _offset_reader(d, offs)
+    dt = {(1, False): np.uint8, (1, True): np.int8, (2, False): np.uint16,
+          (2, True): np.int16}[(nb, signed)]
+
+    def run(st, g):
+        b = np.broadcast_to(rb(st, g), (g.w,)).astype(np.uint64)
+        if buffer:
+            b = b & np.uint64((1 << 48) - 1)
+        addr = b + ro(st, g).astype(np.uint64)
+        off = st.mem.offsets(addr, None, nb, lambda bad, a, why: _scalar_fault(st, g, d, bad,
+                                                                             a, why), False)
+        raw = st.mem.heap[off[:, None] + np.arange(nb)[None, :]]  # [w, nb] bytes
+        v = np.ascontiguousarray(raw).view(dt)[:, 0]
+        st.S[dst.idx, g.ix] = v.astype(np.int32).view(np.uint32)
+    return run
+
+
 @semantic("s_memtime", "s_memrealtime")
 def _build_time(d: Decoded):
     (dst,) = d.ops

@@ -28,3 +28,50 @@ op("v_floor_f64", "f64", "f64", np.floor)
 op("v_rndne_f64", "f64", "f64", np.rint)
 op("v_frexp_mant_f64", "f64", "f64", frexp_mant)
 op("v_frexp_exp_i32_f64", "i32", "f64", frexp_exp)
+
+
+# ---- v_trig_preop_f64: a 53-bit segment of 2/pi for Payne-Hanek range reduction (ocml's
+# double sin/cos/tan of large arguments). Semantics as LLVM's constant folder implements them
+# (AMDGPUInstCombineIntrinsic.cpp, case Intrinsic::amdgcn_trig_preop), since the ISA guides'
+# pseudocode for this opcode is known to be wrong (shared/reference/emulator_anchors.md):
+# shift = 53 * S1[4:0], plus (exponent(S0) - 1077) when the biased exponent exceeds 1077; the
+# result is the 53 bits of 2/pi that start `shift` bits after the binary point, as an integer,
+# times 2^(-53 - shift) (2^(75 - shift) when the exponent is >= 1968, keeping products of
+# huge arguments in range); NaN stays NaN. LLVM holds 2/pi as 37 32-bit words and returns 0
+# ("outbound segment (hardware behavior)") when word shift/32 + 2 is past them: shift >= 1120.
+def _two_over_pi_bits(nbits: int) -> int:
+    """floor(2/pi * 2^nbits), from Machin's formula in exact integer arithmetic."""
+    guard = nbits + 64
+    one = 1 << guard
+
+    def arctan_inv(x: int) -> int:  # arctan(1/x) * 2^guard
+        total, term, k, x2 = 0, one // x, 1, x * x
+        while term:
+            total += term // k if (k // 2) % 2 == 0 else -(term // k)
+            term //= x2
+            k += 2
+        return total
+    pi = 16 * arctan_inv(5) - 4 * arctan_inv(239)  # pi * 2^guard (error a few units)
+    return (2 * one * (1 << nbits)) // pi
+
+
+_PREOP_BITS = 1201  # 2/pi = 0.b1200 b1199 ... b0 (RDNA3/CDNA3 ISA V_TRIG_PREOP_F64)
+_TWO_OVER_PI = _two_over_pi_bits(_PREOP_BITS)
+_PREOP_WORDS = 37
+_MAX_SHIFT = 31 * 53 + (2047 - 1077)
+_PREOP_SEG = np.array([((_TWO_OVER_PI << 53 << s) >> _PREOP_BITS) & ((1 << 53) - 1)
+                       for s in range(_MAX_SHIFT + 1)], np.uint64)
+
+
+def trig_preop(x, seg):
+    """V_TRIG_PREOP_F64 (see the comment above)."""
+    x = np.asarray(x, F64)
+    e = ((x.view(np.uint64) >> np.uint64(52)) & np.uint64(0x7FF)).astype(np.int64)
+    shift = (np.asarray(seg).astype(np.int64) & 31) * 53 + np.where(e > 1077, e - 1077, 0)
+    scale = -53 - shift + np.where(e >= 1968, 128, 0)
+    out = np.ldexp(_PREOP_SEG[shift].astype(F64), scale.astype(np.int32))
+    out = np.where((shift >> 5) + 2 >= _PREOP_WORDS, F64(0), out)
+    return np.where(np.isnan(x), x, out)
+
+
+op("v_trig_preop_f64", "f64", "f64 u32", trig_preop)

@@ -93,7 +93,7 @@ def fma64(a, b, c):
     """f64 fused multiply-add with a single rounding (Boldo & Melquiond 2008, Algorithm
     "emulated FMA"): exact product (p, e), (th, tl) = TwoSum(c, p), v = RO(tl + e),
     result = RN(th + v). Where the error-free transforms could over/underflow (huge or tiny
-    operands, inf, NaN) it falls back to x87 long double, which is not a single rounding."""
+    operands, inf, NaN) those lanes are computed exactly instead (``_fma64_exact``)."""
     a, b, c = (np.asarray(x, F64) for x in (a, b, c))
     with np.errstate(all="ignore"):
         p, e = _two_prod(a, b)
@@ -106,10 +106,35 @@ def fma64(a, b, c):
         risky = ~(np.isfinite(r) & np.isfinite(p)) | (aa > 2.0**500) | (ab > 2.0**500) | (
             ac > 2.0**1000) | ((p != 0) & (np.abs(p) < 2.0**-900)) | ((c != 0) & (ac < 2.0**-900))
         if np.any(risky):
-            ld = np.longdouble
-            slow = (np.asarray(a, ld) * np.asarray(b, ld) + np.asarray(c, ld)).astype(F64)
-            r = np.where(risky, slow, r)
+            r = np.array(np.broadcast_to(r, np.broadcast(a, b, c).shape))
+            ab_ = np.broadcast_arrays(a, b, c, risky)
+            for i in zip(*np.nonzero(ab_[3])) if r.ndim else [()]:
+                r[i] = _fma64_exact(float(ab_[0][i]), float(ab_[1][i]), float(ab_[2][i]))
     return r
+
+
+def _fma64_exact(a: float, b: float, c: float) -> float:
+    """a*b + c rounded once to binary64, in exact rational arithmetic (CPython's int true
+    division rounds correctly, subnormals included). Used for the lanes where the error-free
+    transforms of fma64 could over/underflow: Payne-Hanek range reduction (ocml's sin/cos of
+    huge doubles) relies on fma(a, b, -a*b) being the exact product error, which x87 long
+    double (64-bit significand) does not give. Non-finite inputs follow IEEE a*b + c."""
+    import math
+    from fractions import Fraction
+
+    if math.isfinite(a) and math.isfinite(b) and not math.isfinite(c):
+        return c  # a finite product (however large) plus inf or NaN
+    if not (math.isfinite(a) and math.isfinite(b) and math.isfinite(c)):
+        with np.errstate(all="ignore"):
+            return float(F64(a) * F64(b) + F64(c))
+    exact = Fraction(a) * Fraction(b) + Fraction(c)
+    if exact == 0:  # the sign of an exact zero: -0 only for (-0) + (-0)
+        neg = math.copysign(1.0, a) * math.copysign(1.0, b) < 0 and math.copysign(1.0, c) < 0
+        return -0.0 if neg and a * b == 0 else 0.0
+    try:
+        return float(exact)
+    except OverflowError:
+        return math.inf if exact > 0 else -math.inf
 
 
 def mad32(a, b, c):

@@ -203,17 +203,35 @@ def _scalar(arg: KernelArg, value: Any, where: str) -> BoundArg:
     if vec is not None:
         return _vector(arg, vec, value, where)
     dt = element_dtype(ctype)
+    if dt is None:
+        # A struct or other aggregate passed by value: accept its exact bytes, as bytes, a
+        # numpy structured scalar or 0-d array (np.array((1.0, 2), dtype)), or a ctypes
+        # Structure; the size must be the C type's.
+        raw = _aggregate_bytes(value)
+        if raw is not None and len(raw) == arg.size:
+            return BoundArg(arg, "raw", raw)
+        spelled = arg.ctype + (f" = {arg.canonical}" if arg.canonical else "")
+        got = "" if raw is None else f"; got {len(raw)} bytes"
+        raise LaunchError(f"{where} has type {spelled!r} ({arg.size} bytes): pass its raw "
+                          f"bytes (bytes of length {arg.size}), a numpy structured scalar or a "
+                          f"ctypes Structure of that size{got}")
     if is_array(value):
         raise LaunchError(f"{where} is a scalar ({arg.ctype}) but got an array "
                           f"{type(value).__name__}")
-    if dt is None:
-        # A struct or other aggregate passed by value: accept its exact bytes.
-        if isinstance(value, (bytes, bytearray, np.void)) and len(bytes(value)) == arg.size:
-            return BoundArg(arg, "raw", bytes(value))
-        spelled = arg.ctype + (f" = {arg.canonical}" if arg.canonical else "")
-        raise LaunchError(f"{where} has type {spelled!r} ({arg.size} bytes): pass its raw "
-                          f"bytes (bytes of length {arg.size})")
     return _typed(arg, dt, value, where)
+
+
+def _aggregate_bytes(value: Any) -> bytes | None:
+    """The bytes of a by-value struct argument, or None for a value that is not one."""
+    import ctypes
+
+    if isinstance(value, (bytes, bytearray, np.void)):
+        return bytes(value)
+    if isinstance(value, np.ndarray) and value.ndim == 0:
+        return value.tobytes()
+    if isinstance(value, (ctypes.Structure, ctypes.Union, ctypes.Array)):
+        return bytes(value)
+    return None
 
 
 def _typed(arg: KernelArg, dt: str, value: Any, where: Any) -> BoundArg:

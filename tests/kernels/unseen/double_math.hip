@@ -29,3 +29,17 @@ __global__ void dsum_kahan(const double* x, double* out, int n) {
   }
   out[threadIdx.x] = s;
 }
+
+// double sin/cos of large arguments: ocml reduces them with v_trig_preop_f64 (Payne-Hanek)
+__global__ void dsincos_large(const double* x, double* s, double* c, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    s[i] = sin(x[i]);
+    c[i] = cos(x[i]);
+  }
+}
+
+__global__ void trig_preop_rt(const double* x, const int* seg, double* out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = __builtin_amdgcn_trig_preop(x[i], seg[i]);
+}

@@ -53,3 +53,25 @@ __global__ void uint4_xor(const uint4* a, uint4* b, uint4 key) {
   uint4 v = a[threadIdx.x];
   b[threadIdx.x] = make_uint4(v.x ^ key.x, v.y ^ key.y, v.z ^ key.z, v.w ^ key.w);
 }
+
+// uniform sub-dword loads (GFX12 reads them with s_load_i8/u8/i16/u16) and sub-dword arguments
+__global__ void uniform_small_loads(const signed char* __restrict__ c,
+                                    const short* __restrict__ s,
+                                    const unsigned short* __restrict__ us,
+                                    const unsigned char* __restrict__ uc, int* out) {
+  int b = blockIdx.x;  // uniform index: scalar loads
+  out[4 * b + 0] = c[b];
+  out[4 * b + 1] = s[b];
+  out[4 * b + 2] = us[b];
+  out[4 * b + 3] = uc[b];
+}
+
+__global__ void small_args(signed char c, short s, unsigned short us, bool flag, unsigned char uc,
+                           int* out) {
+  int t = threadIdx.x;
+  out[5 * t + 0] = c * t;
+  out[5 * t + 1] = s + t;
+  out[5 * t + 2] = us + t;
+  out[5 * t + 3] = flag ? t : -t;
+  out[5 * t + 4] = uc * 3 + t;
+}
