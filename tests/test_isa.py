@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 import workbench as wb
@@ -110,3 +111,28 @@ def test_isa_view_of_a_kernel_uses_its_own_source_lines(module):
     assert headers  # threadIdx & co. come from the prelude
     for h in headers:
         assert f"; inlined from {h}" in view.text()
+
+
+CALLS = """
+__device__ __attribute__((noinline)) int twice(int v) { return 2 * v; }
+__device__ __attribute__((noinline)) int fact(int n) { return n <= 1 ? 1 : n * fact(n - 1); }
+__global__ void calls(int* out) { out[threadIdx.x] = twice(threadIdx.x) + fact(5); }
+__global__ void plain(int* out) { out[threadIdx.x] = 1; }
+"""
+
+
+@pytest.mark.parametrize("arch", ["gfx942", "gfx1100", "gfx1201"])
+def test_listing_of_a_kernel_with_calls_holds_its_callees(arch):
+    """Non-inlined device functions run as real calls (s_swappc_b64): the kernel's listing
+    (ISA view and emulator input) continues with each function it calls, recursion included,
+    and a kernel that calls nothing gets none of them."""
+    m = wb.compile(CALLS, arch)
+    listing = m.calls.isa_for(arch)
+    assert sorted(listing.callees.values()) == ["_Z4facti", "_Z5twicei"]
+    assert "; called function _Z4facti:" in str(listing)
+    starts = {i.addr for i in listing}
+    assert set(listing.callees) <= starts
+    assert m.plain.isa_for(arch).callees == {}
+    out = np.zeros(64, np.int32)
+    m.calls.on(f"emulator:{arch}")[1, 64](out)
+    np.testing.assert_array_equal(out, 2 * np.arange(64) + 120)

@@ -788,6 +788,191 @@ def wmma12(arch):
     np.testing.assert_array_equal(c, a.astype(np.float32) @ b.astype(np.float32))
 
 
+# ---------------------------------------------------------------- scratch, calls, switch, 3D
+
+def private_array(arch):
+    x = _rng().integers(-5, 5, 64).astype(np.float32)
+    idx = _rng().integers(0, 1000, 64, dtype=np.int32)
+    out = np.zeros(64, np.float32)
+    _k("private_calls.hip", "private_array", arch)[1, 64](idx, x, out)
+    a = x[:, None] * np.arange(1, 25, dtype=np.float32)[None, :]
+    a[np.arange(64), idx % 24] += 1000
+    k = np.arange(24)
+    sign = np.where(k & 1, -1, 1).astype(np.float32)
+    want = (a[np.arange(64)[:, None], (k[None, :] * 7 + idx[:, None]) % 24] * sign).sum(axis=1)
+    np.testing.assert_array_equal(out, want)  # small integers: exact
+
+
+def calls(arch):
+    import math
+    v = _rng().integers(1, 10**5, 64, dtype=np.uint32)
+    steps = np.zeros(64, np.int32)
+    f = np.zeros(64, np.uint64)
+    _k("private_calls.hip", "calls", arch)[1, 64](v, steps, f)
+
+    def collatz(n):
+        c = 0
+        while n != 1:
+            n, c = (3 * n + 1 if n & 1 else n // 2), c + 1
+        return c
+    np.testing.assert_array_equal(steps, [collatz(int(n)) for n in v])
+    np.testing.assert_array_equal(f, [math.factorial(max(t % 21, 1)) for t in range(64)])
+
+
+def interpreter(arch):
+    r = _rng()
+    codes = r.integers(0, 9, 200, dtype=np.int32)
+    a, b = r.standard_normal(200).astype(np.float32), r.standard_normal(200).astype(np.float32)
+    out = np.zeros(200, np.float32)
+    _k("private_calls.hip", "interpreter", arch)[2, 128](codes, a, b, out, 200)
+    table = [a + b, a - b, a * b, np.maximum(a, b), np.minimum(a, b), a * np.float32(0.5), -b]
+    want = np.where(codes < 7, np.choose(np.minimum(codes, 6), table), 0).astype(np.float32)
+    np.testing.assert_array_equal(out, want)
+
+
+def grid3d(arch):
+    nx, ny, nz = 10, 7, 5
+    out = np.full((nz, ny, nx), -1, np.int32)
+    grid, block = (3, 2, 3), (4, 4, 2)
+    _k("private_calls.hip", "grid3d", arch)[grid, block](out, nx, ny, nz)
+    z, y, x = np.indices((nz, ny, nx))
+    bx, by, bz = x // 4, y // 4, z // 2
+    tx, ty, tz = x % 4, y % 4, z % 2
+    want = (bx + 3 * (by + 2 * bz)) * 32 + tx + 4 * (ty + 4 * tz)
+    np.testing.assert_array_equal(out, want)
+
+
+def spill(arch):
+    x = _rng().integers(-3, 3, 64).astype(np.float32)
+    out = np.zeros(64, np.float32)
+    k = _k("private_calls.hip", "spill", arch)
+    k[1, 64](x, out)
+    kk = np.arange(96, dtype=np.float64)
+    r = x[:, None].astype(np.float64) * kk + kk
+    s = (r * r[:, ::-1]).sum(axis=1)
+    want = (r * s[:, None]).sum(axis=1)
+    np.testing.assert_allclose(out, want, rtol=1e-5)  # float32 sums of up to ~1e9
+
+
+# ---------------------------------------------------------------- votes, fences, coop groups
+
+def votes(arch):
+    x = _rng().integers(-100, 100, 256, dtype=np.int32)
+    x[128:] = np.abs(x[128:])  # block 1: all > -50
+    out = np.zeros(6, np.int32)
+    _k("sync_coop.hip", "votes", arch)[2, 128](x, out)
+    b = x.reshape(2, 128)
+    want = np.stack([(b > 0).sum(1), (b > -50).all(1), (b > 90).any(1)], 1).ravel()
+    np.testing.assert_array_equal(out != 0, want != 0)
+    np.testing.assert_array_equal(out[::3], want[::3])
+
+
+def last_block(arch):
+    x = _rng().integers(-100, 100, 3000).astype(np.float32)
+    partial, total = np.zeros(5, np.float32), np.zeros(1, np.float32)
+    k = _k("sync_coop.hip", "sum_last_block", arch)
+    for _ in range(2):  # the retirement counter resets itself: a second launch works too
+        k[5, 128](x, partial, total, x.size)
+        assert total[0] == x.sum()
+
+
+def cg_tiles(arch):
+    x = _rng().integers(-100, 100, 64, dtype=np.int32)
+    tiles, block = np.zeros(4, np.int32), np.zeros(1, np.int32)
+    _k("sync_coop.hip", "cg_tiles", arch)[1, 64](x, tiles, block)
+    np.testing.assert_array_equal(tiles, x.reshape(4, 16).sum(1))
+    assert block[0] == x.sum()
+
+
+def cg_coalesced(arch):
+    ws = _ws(arch)
+    x = _rng().integers(0, 100, 64, dtype=np.int32)
+    out = np.zeros(64, np.int32)
+    _k("sync_coop.hip", "cg_coalesced", arch)[1, 64](x, out)
+    want = np.full(64, -1)
+    for w in range(64 // ws):
+        lanes = [i for i in range(w * ws, (w + 1) * ws) if x[i] % 3 == 0]
+        for rank, i in enumerate(lanes):
+            want[i] = rank * 1000 + len(lanes)
+    np.testing.assert_array_equal(out, want)
+
+
+def shfl_width(arch):
+    x = _rng().integers(-100, 100, 64, dtype=np.int32)
+    s8, bc = np.zeros(64, np.int32), np.zeros(64, np.int32)
+    _k("sync_coop.hip", "shfl_width", arch)[1, 64](x, s8, bc)
+    np.testing.assert_array_equal(s8, np.repeat(x.reshape(8, 8).sum(1), 8))
+    np.testing.assert_array_equal(bc, np.repeat(x.reshape(4, 16)[:, 3], 16))
+
+
+# ---------------------------------------------------------------- DPP, swizzle, dot products
+
+def dpp_scan(arch):
+    x = _rng().integers(-100, 100, 64, dtype=np.int32)
+    out = np.zeros(64, np.int32)
+    _k("dpp_dot.hip", "dpp_row_scan", arch)[1, 64](x, out)
+    np.testing.assert_array_equal(out, np.cumsum(x.reshape(4, 16), axis=1).ravel())
+
+
+def dpp_perms(arch):
+    x = _rng().integers(-100, 100, 64, dtype=np.int32)
+    rev4, ror4 = np.zeros(64, np.int32), np.zeros(64, np.int32)
+    _k("dpp_dot.hip", "dpp_perms", arch)[1, 64](x, rev4, ror4)
+    np.testing.assert_array_equal(rev4, x.reshape(16, 4)[:, ::-1].ravel())
+    np.testing.assert_array_equal(ror4, np.roll(x.reshape(4, 16), 4, axis=1).ravel())
+
+
+def swizzle(arch):
+    x = _rng().integers(-100, 100, 64, dtype=np.int32)
+    out = np.zeros(64, np.int32)
+    _k("dpp_dot.hip", "swizzle_swap", arch)[1, 64](x, out)
+    np.testing.assert_array_equal(out, x.reshape(32, 2)[:, ::-1].ravel())
+
+
+def dots(arch):
+    r = _rng()
+    a = r.integers(0, 2**32, 64, dtype=np.uint32).view(np.int32)
+    b = r.integers(0, 2**32, 64, dtype=np.uint32).view(np.int32)
+    s4, u4, mix = np.zeros(64, np.int32), np.zeros(64, np.uint32), np.zeros(64, np.int32)
+    _k("dpp_dot.hip", "dots", arch)[1, 64](a, b, s4, u4, mix, 64)
+    ai, bi = a.view(np.int8).reshape(64, 4).astype(np.int64), b.view(np.int8).reshape(64, 4)
+    au, bu = a.view(np.uint8).reshape(64, 4).astype(np.int64), b.view(np.uint8).reshape(64, 4)
+    np.testing.assert_array_equal(s4, (ai * bi).sum(1) + 7)
+    np.testing.assert_array_equal(u4, (au * bu).sum(1) + 7)
+    np.testing.assert_array_equal(mix, np.maximum((ai * bu).sum(1) - 2147483000, -2**31))
+
+
+# ---------------------------------------------------------------- 64-bit / LDS / constant
+
+def atomics64(arch):
+    r = _rng()
+    x = r.integers(-1000, 1000, 300) / 4.0  # exact sums in any order
+    v = r.integers(-2**62, 2**62, 300, dtype=np.int64)
+    dsum, usum = np.zeros(1), np.zeros(1, np.uint64)
+    mn, mx = np.array([2**62], np.int64), np.zeros(1, np.uint64)
+    _k("atomics2.hip", "atomics64", arch)[3, 128](x, v, dsum, usum, mn, mx, 300)
+    assert dsum[0] == x.sum() and usum[0] == (v & 0xFFFF).sum()
+    assert mn[0] == v.min() and mx[0] == v.view(np.uint64).max()
+
+
+def lds_float_atomics(arch):
+    x = _rng().integers(-100, 100, 128).astype(np.float32)
+    out, last = np.zeros(4, np.float32), np.zeros(1, np.float32)
+    _k("atomics2.hip", "lds_float_atomics", arch)[1, 128](x, out, last)
+    np.testing.assert_array_equal(out, x.reshape(32, 4).sum(0))
+    assert last[0] == x[77]
+
+
+def constant_table(arch):
+    c = _rng().integers(-4, 4, 8).astype(np.float32)
+    x = _rng().integers(-2, 3, 100).astype(np.float32)
+    y = np.zeros_like(x)
+    k = _k("atomics2.hip", "poly_constant", arch)
+    k.globals["coef"] = c
+    k[1, 128](x, y, 100)
+    np.testing.assert_array_equal(y, np.polyval(c[::-1], x).astype(np.float32))
+
+
 CASES = {
     f.__name__: (f, archs) for f, archs in [
         (warp_sum, ALL), (warp_max_xor, ALL), (ballot, ALL), (activemask, ALL),
@@ -803,6 +988,10 @@ CASES = {
         (readfirstlane, ALL), (bpermute, ALL), (mbcnt_compact, ALL), (readlane, ALL),
         (fmed3_ubfe, ALL), (printf_, ALL), (grid_stride, ALL), (layernorm, ALL),
         (softmax, ALL), (conv2d, ALL), (spmv, ALL), (bitonic_block, ALL), (bitonic_steps, ALL),
+        (private_array, ALL), (calls, ALL), (interpreter, ALL), (grid3d, ALL), (spill, ALL),
+        (votes, ALL), (last_block, ALL), (cg_tiles, ALL), (cg_coalesced, ALL),
+        (shfl_width, ALL), (dpp_scan, ALL), (dpp_perms, ALL), (swizzle, ALL), (dots, ALL),
+        (atomics64, ALL), (lds_float_atomics, ALL), (constant_table, ALL),
         (mfma16, ("gfx942", "gfx950")), (mfma32, ("gfx942", "gfx950")), (wmma11, ("gfx1100",)),
         (wmma12, ("gfx1201",)),
     ]

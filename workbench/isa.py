@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from .display import Displayable
 
-_HEADER_RE = re.compile(r"^[0-9a-fA-F]+ <(?P<sym>[^>]+)>:\s*$")
+_HEADER_RE = re.compile(r"^(?P<addr>[0-9a-fA-F]+) <(?P<sym>[^>]+)>:\s*$")
 _INSN_RE = re.compile(
     r"^\s+(?P<asm>\S.*?)\s*//\s*(?P<addr>[0-9A-Fa-f]+):\s*(?P<words>(?:[0-9A-Fa-f]{8}\s*)+)"
     r"(?:<(?P<target>[^>]+)>)?\s*$"
@@ -68,6 +68,7 @@ class Listing(Displayable):
     instructions: list[Instruction] = field(default_factory=list)
     source: str | None = field(default=None, repr=False)  # text whose line N is source line N
     title: str = ""  # e.g. "add gfx942" (views' heading; default: the symbol)
+    callees: dict[int, str] = field(default_factory=dict)  # start address -> called function
 
     def __len__(self) -> int:
         return len(self.instructions)
@@ -100,6 +101,9 @@ class Listing(Displayable):
         lines = source.splitlines() if source is not None else None
         out, last = [], None
         for ins in self.instructions:
+            if ins.addr in self.callees:
+                out.append(f"; called function {self.callees[ins.addr]}:")
+                last = None
             if ins.source_line is not None and ins.source_line != last:
                 last = ins.source_line
                 src = ""
@@ -145,12 +149,76 @@ def parse_operands(rest: str) -> tuple[tuple[str, ...], int]:
     return tuple(ops + last[1:]), len(ops)
 
 
-def parse_listing(text: str, symbol: str, filename: str | None = None) -> Listing:
-    """The instructions of ``symbol`` from an ``llvm-objdump -d -l`` listing.
+def parse_listing(text: str, symbol: str, filename: str | None = None,
+                  callees: bool = True) -> Listing:
+    """The instructions of ``symbol`` from an ``llvm-objdump -d -l`` listing, followed (with
+    ``callees``) by those of every function it calls, directly or not: device functions that
+    were not inlined (``__noinline__``, recursion) run as real calls (``s_swappc_b64``), and
+    both the ISA view and the emulator need their code.
 
     ``source_line`` is set only for lines of the user's file (``filename``, or any file that is
     not a header when filename is None); lines inside inlined headers keep ``source_file``.
     """
+    listing = Listing(symbol, _symbol_instructions(text, symbol, filename))
+    if callees:
+        starts = {int(h["addr"], 16): h["sym"] for h in map(_HEADER_RE.match, text.splitlines())
+                  if h}
+        seen, todo = {symbol}, [listing.instructions]
+        while todo:
+            for target in call_targets(todo.pop()):
+                callee = starts.get(target)
+                if callee is not None and callee not in seen:
+                    seen.add(callee)
+                    listing.callees[target] = callee
+                    todo.append(_symbol_instructions(text, callee, filename))
+                    listing.instructions.extend(todo[-1])
+    return listing
+
+
+_GETPC_ADD = ("s_add_u32", "s_add_co_u32")
+_GETPC_ADDC = ("s_addc_u32", "s_add_co_ci_u32")
+
+
+def _literal(tok: str) -> int | None:
+    tok = tok.strip()
+    if tok.startswith("lit(") and tok.endswith(")"):
+        tok = tok[4:-1]
+    try:
+        return int(tok, 0)
+    except ValueError:
+        return None
+
+
+def call_targets(instructions: list[Instruction]) -> list[int]:
+    """Addresses that ``s_getpc_b64 s[n:n+1]; s_add_u32 sn, sn, lo; s_addc_u32 sn+1, sn+1, hi``
+    forms: LLVM's PC-relative call sequence (SIInstrInfo / AMDGPU "SI_PC_ADD_REL_OFFSET",
+    func@rel32@lo+4 and @hi+12 resolved by the linker), also used for data addresses, which
+    match no function start and are ignored by the caller."""
+    out = []
+    for i, ins in enumerate(instructions):
+        if ins.mnemonic != "s_getpc_b64" or not ins.operands:
+            continue
+        m = re.match(r"s\[(\d+):(\d+)\]", ins.operands[0])
+        if not m:
+            continue
+        lo_reg, hi_reg = f"s{m[1]}", f"s{m[2]}"
+        lo = hi = None
+        for nxt in instructions[i + 1:i + 6]:
+            r = nxt.regs
+            if nxt.mnemonic in _GETPC_ADD and len(r) == 3 and r[0] == lo_reg == r[1]:
+                lo = _literal(r[2])
+            elif nxt.mnemonic in _GETPC_ADDC and len(r) == 3 and r[0] == hi_reg == r[1]:
+                hi = _literal(r[2])
+        if lo is None:
+            continue
+        if hi is None:
+            hi = -1 if lo & 0x80000000 else 0
+        off = ((hi & 0xFFFFFFFF) << 32) | (lo & 0xFFFFFFFF)
+        out.append((ins.addr + ins.size + off) & 0xFFFFFFFFFFFFFFFF)
+    return out
+
+
+def _symbol_instructions(text: str, symbol: str, filename: str | None) -> list[Instruction]:
     listing = Listing(symbol)
     inside = False
     cur_file: str | None = None
@@ -196,9 +264,9 @@ def parse_listing(text: str, symbol: str, filename: str | None = None) -> Listin
     pad = ("s_nop", "s_code_end")
     last = max(i for i, x in enumerate(ins) if x.mnemonic not in pad) if any(
         x.mnemonic not in pad for x in ins) else len(ins) - 1
-    if ins[last].mnemonic == "s_endpgm":
+    if ins[last].mnemonic in ("s_endpgm", "s_setpc_b64"):  # a kernel's end, a function's return
         del ins[last + 1 :]
-    return listing
+    return ins
 
 
 def _is_user_file(path: str, filename: str | None) -> bool:

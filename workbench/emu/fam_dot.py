@@ -161,6 +161,36 @@ def _build_dot(d: Decoded):
     return run
 
 
+# RDNA3/RDNA4 mixed-sign integer dots (RDNA3 ISA V_DOT4_I32_IU8 / V_DOT8_I32_IU4: "NEG[0]
+# indicates S0 is signed, NEG[1] indicates S1 is signed"; LLVM int_amdgcn_sudot4/sudot8 put
+# the two sign flags in neg_lo[0]/neg_lo[1]): D.i32 = sum S0[k] * S1[k] + S2, wrapping, or
+# saturating with clamp
+DOTS_IU = {"v_dot4_i32_iu8": (4, 8), "v_dot8_i32_iu4": (8, 4)}
+
+
+@semantic(*DOTS_IU)
+def _build_dot_iu(d: Decoded):
+    n, w = DOTS_IU[d.base]
+    dst, *srcs = d.ops
+    if len(srcs) != 3:
+        raise UnknownInstruction(d.mnemonic, d.addr, d.inst.text, "operand count")
+    if "op_sel" in d.mods or "op_sel_hi" in d.mods:
+        raise UnknownInstruction(d.mnemonic, d.addr, d.inst.text, "op_sel on an integer dot")
+    _sel, _sel_hi, neg_lo, neg_hi, clamp = _mods(d, 3)
+    if neg_lo[2] or any(neg_hi) or any(s.neg or s.abs for s in srcs):
+        raise UnknownInstruction(d.mnemonic, d.addr, d.inst.text, "neg on the accumulator")
+    nv = d.kernel.n_vgpr
+    rd = [vread32(s, nv, 0, 32, False) for s in srcs]
+    kinds = [("i" if neg_lo[k] else "u") + str(w) for k in range(2)]
+    row = row_of(dst, nv)
+
+    def run(st, g):
+        a = elements(np.asarray(rd[0](st, g), U32), kinds[0], n)
+        b = elements(np.asarray(rd[1](st, g), U32), kinds[1], n)
+        st.vwrite(row, g, dot(a, b, np.asarray(rd[2](st, g), U32), "i32", clamp))
+    return run
+
+
 def _dotc_fn(base: str):
     kind, n, acc = DOTS[base]
 
