@@ -973,6 +973,87 @@ def constant_table(arch):
     np.testing.assert_array_equal(y, np.polyval(c[::-1], x).astype(np.float32))
 
 
+# ---------------------------------------------------------------- more of the device API
+
+def half2_api(arch):
+    r = _rng()
+    a = r.standard_normal((40, 2)).astype(np.float16)
+    b = r.standard_normal((40, 2)).astype(np.float16)
+    b[0] = a[0]
+    out = np.zeros((40, 4, 2), np.float16)
+    flags = np.zeros((40, 3), np.int32)
+    _k("api_more.hip", "half2_api", arch)[1, 64](a, b, out, flags, 40)
+    np.testing.assert_array_equal(out[:, 0], np.sqrt(np.abs(a)))  # f16 sqrt: correctly rounded
+    np.testing.assert_array_equal(out[:, 1], a[:, ::-1])
+    np.testing.assert_array_equal(out[:, 2], np.stack([a[:, 1], b[:, 1]], 1))
+    np.testing.assert_array_equal(out[:, 3], (a < b).astype(np.float16))
+    np.testing.assert_array_equal(flags[:, 0], 1)
+    np.testing.assert_array_equal(flags[:, 1], (a < b).all(1))
+    np.testing.assert_array_equal(flags[:, 2], np.rint(a[:, 0] * np.float16(10)))
+
+
+def bf16x2_api(arch):
+    a = _bf16_bits(_rng().standard_normal(80).astype(np.float32)).reshape(40, 2)
+    out = np.zeros((40, 2, 2), np.uint16)
+    ints = np.zeros((40, 2), np.int32)
+    _k("api_more.hip", "bf16x2_api", arch)[1, 64](a, out, ints, 40)
+    av = _bf16_val(a)
+    np.testing.assert_array_equal(out[:, 0], np.stack([a[:, 0], a[:, 0]], 1))
+    np.testing.assert_array_equal(out[:, 1], _bf16_bits(av[:, ::-1] * av))
+    np.testing.assert_array_equal(ints[:, 0], np.rint(_bf16_val(_bf16_bits(av[:, 0] * 100))))
+    np.testing.assert_array_equal(ints[:, 1], (av >= av[:, ::-1]).all(1))
+
+
+def int_avg(arch):
+    r = _rng()
+    a = r.integers(-2**31, 2**31, 64, dtype=np.int64).astype(np.int32)
+    b = r.integers(-2**31, 2**31, 64, dtype=np.int64).astype(np.int32)
+    a[0], b[0] = 2**31 - 1, 2**31 - 1  # the sum overflows 32 bits
+    out = np.zeros((64, 4), np.int32)
+    _k("api_more.hip", "int_avg", arch)[1, 64](a, b, out, 64)
+    s = a.astype(np.int64) + b
+    us = a.view(np.uint32).astype(np.int64) + b.view(np.uint32)
+    want = np.stack([s >> 1, (s + 1) >> 1, us >> 1, (us + 1) >> 1], 1)
+    np.testing.assert_array_equal(out, want.astype(np.uint32).view(np.int32).reshape(64, 4))
+
+
+def directed(arch):
+    from fractions import Fraction as F
+    r = _rng()
+    n = 48
+    x = (r.standard_normal(n) * 10).astype(np.float32)
+    y = (r.standard_normal(n) * 10).astype(np.float32)
+    z = (r.standard_normal(n) * 10).astype(np.float32)
+    x[:4] = [1.0, 3.0, np.float32(2**-20), 1e30]
+    y[:4] = [3.0, 1.0, np.float32(1 + 2**-23), 1e30]  # exact results stay as they are
+    out = np.zeros((n, 7, 3), np.float32)
+    _k("api_more.hip", "directed", arch)[1, 64](x, y, z, out, n)
+    import math
+    exact = [lambda a, b, c: F(a) + F(b), lambda a, b, c: F(a) - F(b),
+             lambda a, b, c: F(a) * F(b), lambda a, b, c: F(a) / F(b), None,
+             lambda a, b, c: 1 / F(b), lambda a, b, c: F(a) * F(b) + F(c)]
+    for i in range(n):
+        a, b, c = (float(v) for v in (x[i], y[i], z[i]))
+        for op in range(7):
+            for m, mode in enumerate(("rz", "rd", "ru")):
+                if op == 4:  # sqrt of |a|: bracket the exact root with Fractions
+                    s = _round(F(math.sqrt(abs(a))), np.float32, "rn")
+                    cand = [np.nextafter(s, np.float32(0)), s, np.nextafter(s, np.float32(np.inf))]
+                    below = max(v for v in cand if F(float(v)) ** 2 <= F(abs(a)))
+                    above = min(v for v in cand if F(float(v)) ** 2 >= F(abs(a)))
+                    want = above if mode == "ru" else below
+                else:
+                    q = exact[op](a, b, c)
+                    fmax = F(float(np.finfo(np.float32).max))
+                    if abs(q) > fmax:  # beyond FLT_MAX: inf toward it, else the largest float
+                        to_inf = (mode == "ru" and q > 0) or (mode == "rd" and q < 0)
+                        want = np.float32(math.copysign(np.inf if to_inf else float(fmax),
+                                                        float(q > 0) - 0.5))
+                    else:
+                        want = _round(q, np.float32, mode)
+                assert out[i, op, m] == want, (i, op, mode, a, b, c, out[i, op, m], want)
+
+
 CASES = {
     f.__name__: (f, archs) for f, archs in [
         (warp_sum, ALL), (warp_max_xor, ALL), (ballot, ALL), (activemask, ALL),
@@ -992,6 +1073,7 @@ CASES = {
         (votes, ALL), (last_block, ALL), (cg_tiles, ALL), (cg_coalesced, ALL),
         (shfl_width, ALL), (dpp_scan, ALL), (dpp_perms, ALL), (swizzle, ALL), (dots, ALL),
         (atomics64, ALL), (lds_float_atomics, ALL), (constant_table, ALL),
+        (half2_api, ALL), (bf16x2_api, ALL), (int_avg, ALL), (directed, ALL),
         (mfma16, ("gfx942", "gfx950")), (mfma32, ("gfx942", "gfx950")), (wmma11, ("gfx1100",)),
         (wmma12, ("gfx1201",)),
     ]

@@ -78,6 +78,11 @@ def _build_cmp(d: Decoded):
     nv = d.kernel.n_vgpr
     ops = list(d.ops)
     allowed = {"clamp"}
+    if d.kernel.gen >= 11:
+        # GFX11+ VOP3 compares on 16-bit halves print op_sel next to the .h operand
+        # ("v_cmp_lt_f16_e64 s2, v3.h, v0.l op_sel:[1,0,0]": LLVM's real-true16 syntax; op_sel
+        # bit i selects the high half of source i, RDNA3 ISA "VOP3" OPSEL)
+        allowed.add("op_sel")
     if d.encoding == "sdwa":
         allowed |= {"src0_sel", "src1_sel"}
     if d.encoding == "dpp":
@@ -108,11 +113,16 @@ def _build_cmp(d: Decoded):
             pass
     fl = flush_src(d.kernel.denorm16_64 if t in ("f16", "f64") else d.kernel.denorm32)
     isf = t[0] == "f"
-    ra = src_reader(d, a, t, nv, hi=a.half == "h", sel=sel[0], sext=sx[0],
+    opsel = d.mods.get("op_sel", [0, 0])
+    opsel = opsel if isinstance(opsel, list) else [opsel]
+    hi = [bool(i < len(opsel) and opsel[i]) for i in range(2)]
+    if (hi[0] or hi[1]) and t not in ("f16", "i16", "u16"):
+        raise UnknownInstruction(d.mnemonic, d.addr, d.inst.text, "op_sel on a 32/64-bit compare")
+    ra = src_reader(d, a, t, nv, hi=a.half == "h" or hi[0], sel=sel[0], sext=sx[0],
                     flush_in=fl and isf)
-    rb = src_reader(d, b, "u32" if f is cls else t, nv, hi=b.half == "h", sel=sel[1],
+    rb = src_reader(d, b, "u32" if f is cls else t, nv, hi=b.half == "h" or hi[1], sel=sel[1],
                     sext=sx[1])
-    if not sdwa and not (fl and isf) and t in _TYPED and f is not cls and all(
+    if not sdwa and not (fl and isf) and not any(hi) and t in _TYPED and f is not cls and all(
             not (o.neg or o.abs or o.sext or o.half)
             and o.kind in ("v", "a", "s", "imm", "fimm", "const") for o in (a, b)):
         # plain 32-bit sources: read through the typed register views (valu's fast path)

@@ -10,6 +10,8 @@
  *   ll/ull -> double:                  __ll2double_rn ... __ull2double_ru; __int2double_rn,
  *                                      __uint2double_rn (always exact)
  *   double -> float:                   __double2float_rn ... __double2float_ru
+ *   float arithmetic:                  __fadd/__fsub/__fmul/__fdiv/__frcp/__fsqrt/__fmaf with
+ *                                      _rz/_rd/_ru (the _rn forms are in math.h), __frsqrt_rn
  * Float-to-integer forms round with rint/floor/ceil/trunc and then convert (exact); out-of-range
  * results are undefined, as in C and in HIP. Integer/double-to-float forms convert once with
  * round-to-nearest-even (the instruction clang emits) and then step one ulp toward the wanted
@@ -159,5 +161,85 @@ __HIPWB_FN_INLINE float __double2float_rn(double x) { return (float)x; }
 __HIPWB_FN_INLINE float __double2float_rz(double x) { return __hipwb_d2f_mode(x, 1); }
 __HIPWB_FN_INLINE float __double2float_rd(double x) { return __hipwb_d2f_mode(x, 2); }
 __HIPWB_FN_INLINE float __double2float_ru(double x) { return __hipwb_d2f_mode(x, 3); }
+
+/* ---- float arithmetic with a rounding mode: __fadd_rd ... __fmaf_rz, __frsqrt_rn ----
+ * The nearest result r is computed as usual; an error-free transform gives the sign of
+ * (r - exact): TwoSum's error for + and -, fma(a, b, -r) for *, the remainder fma(-r, b, a)
+ * for / and fma(-r, r, a) for sqrt (exact while nothing underflows, so subnormal-range results
+ * can be one ulp off), the double-precision sum for fma. Overflow to inf counts as above. */
+__HIPWB_FN_INLINE int __hipwb_sgn(float x) { return (x > 0.0f) - (x < 0.0f); }
+__HIPWB_FN_INLINE int __hipwb_over(float r) { return r > 0.0f ? 1 : -1; }
+__HIPWB_FN_INLINE float __hipwb_fadd_m(float a, float b, int mode) {
+  float s = a + b;
+  if (__builtin_isinf(s) || __builtin_isnan(s))
+    return __builtin_isinf(s) && !__builtin_isinf(a) && !__builtin_isinf(b)
+               ? __hipwb_fix_f32(s, __hipwb_over(s), s < 0.0f, mode) : s;
+  float bb = s - a;
+  float err = (a - (s - bb)) + (b - bb);  /* exact: a + b = s + err */
+  return __hipwb_fix_f32(s, -__hipwb_sgn(err), (s + err) < 0.0f || (s == 0.0f && err < 0.0f),
+                         mode);
+}
+__HIPWB_FN_INLINE float __hipwb_fmul_m(float a, float b, int mode) {
+  float p = a * b;
+  if (__builtin_isinf(p) || __builtin_isnan(p))
+    return __builtin_isinf(p) && !__builtin_isinf(a) && !__builtin_isinf(b)
+               ? __hipwb_fix_f32(p, __hipwb_over(p), p < 0.0f, mode) : p;
+  float e = __builtin_fmaf(a, b, -p);  /* exact: a * b = p + e */
+  return __hipwb_fix_f32(p, -__hipwb_sgn(e), __builtin_signbit(a) != __builtin_signbit(b), mode);
+}
+__HIPWB_FN_INLINE float __hipwb_fdiv_m(float a, float b, int mode) {
+  float q = a / b;
+  if (!__builtin_isfinite(q) || q == 0.0f || !__builtin_isfinite(b))
+    return q;
+  float r = __builtin_fmaf(-q, b, a);  /* a - q*b: the sign of (a/b - q) times sign(b) */
+  return __hipwb_fix_f32(q, -__hipwb_sgn(r) * (b < 0.0f ? -1 : 1), q < 0.0f, mode);
+}
+__HIPWB_FN_INLINE float __hipwb_fsqrt_m(float a, int mode) {
+  float s = __builtin_sqrtf(a);
+  if (!__builtin_isfinite(s) || s == 0.0f)
+    return s;
+  return __hipwb_fix_f32(s, -__hipwb_sgn(__builtin_fmaf(-s, s, a)), false, mode);
+}
+__HIPWB_FN_INLINE float __hipwb_fmaf_m(float a, float b, float c, int mode) {
+  float r = __builtin_fmaf(a, b, c);
+  if (!__builtin_isfinite(r))
+    return __builtin_isinf(r) && __builtin_isfinite(a) && __builtin_isfinite(b) &&
+                   __builtin_isfinite(c) ? __hipwb_fix_f32(r, __hipwb_over(r), r < 0.0f, mode)
+                                         : r;
+  double p = (double)a * (double)b;  /* exact (48-bit product) */
+  double s = p + (double)c, bb = s - p;
+  double e = (p - (s - bb)) + ((double)c - bb);  /* exact: p + c = s + e */
+  double d = ((double)r - s) - e;                 /* r - exact (r and s are close) */
+  return __hipwb_fix_f32(r, (d > 0.0) - (d < 0.0), (s + e) < 0.0, mode);
+}
+#define __HIPWB_FOP_MODES(NAME, EXPR_ARGS, CALL)                                               \
+  __HIPWB_FN_INLINE float NAME##_rz EXPR_ARGS { return CALL(1); }                             \
+  __HIPWB_FN_INLINE float NAME##_rd EXPR_ARGS { return CALL(2); }                             \
+  __HIPWB_FN_INLINE float NAME##_ru EXPR_ARGS { return CALL(3); }
+#define __HIPWB_ADD(m) __hipwb_fadd_m(x, y, m)
+#define __HIPWB_SUB(m) __hipwb_fadd_m(x, -y, m)
+#define __HIPWB_MUL(m) __hipwb_fmul_m(x, y, m)
+#define __HIPWB_DIV(m) __hipwb_fdiv_m(x, y, m)
+#define __HIPWB_RCP(m) __hipwb_fdiv_m(1.0f, x, m)
+#define __HIPWB_SQRT(m) __hipwb_fsqrt_m(x, m)
+#define __HIPWB_FMA(m) __hipwb_fmaf_m(x, y, z, m)
+__HIPWB_FOP_MODES(__fadd, (float x, float y), __HIPWB_ADD)
+__HIPWB_FOP_MODES(__fsub, (float x, float y), __HIPWB_SUB)
+__HIPWB_FOP_MODES(__fmul, (float x, float y), __HIPWB_MUL)
+__HIPWB_FOP_MODES(__fdiv, (float x, float y), __HIPWB_DIV)
+__HIPWB_FOP_MODES(__frcp, (float x), __HIPWB_RCP)
+__HIPWB_FOP_MODES(__fsqrt, (float x), __HIPWB_SQRT)
+__HIPWB_FOP_MODES(__fmaf, (float x, float y, float z), __HIPWB_FMA)
+#undef __HIPWB_ADD
+#undef __HIPWB_SUB
+#undef __HIPWB_MUL
+#undef __HIPWB_DIV
+#undef __HIPWB_RCP
+#undef __HIPWB_SQRT
+#undef __HIPWB_FMA
+#undef __HIPWB_FOP_MODES
+/* 1/sqrt(x) rounded to nearest: through double (53 bits), so correctly rounded unless the
+ * double result lands exactly on a float tie (it cannot for non-square inputs of this size) */
+__HIPWB_FN_INLINE float __frsqrt_rn(float x) { return (float)(1.0 / __builtin_sqrt((double)x)); }
 
 #endif /* HIPWB_CONVERSIONS_H */

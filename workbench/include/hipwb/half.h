@@ -12,7 +12,10 @@
  * __hlt/__hle/__hgt/__hge, __hisnan/__hisinf, hsqrt/hrsqrt/hrcp/hexp/hexp2/hlog/hlog2,
  * and for __half2: __halves2half2, __half2half2, __low2half, __high2half, __low2float,
  * __high2float, __floats2half2_rn, __float2half2_rn, __float22half2_rn, __half22float2,
- * __hadd2/__hsub2/__hmul2/__h2div/__hfma2/__hneg2/__habs2/__hmax2/__hmin2.
+ * __hadd2/__hsub2/__hmul2/__h2div/__hfma2/__hneg2/__habs2/__hmax2/__hmin2, h2sqrt/h2rsqrt/
+ * h2rcp/h2exp/h2exp2/h2log/h2log2, __heq2.../__hbeq2... (eq ne lt le gt ge), __hisnan2,
+ * __lowhigh2highlow, __low2half2, __high2half2, __lows2half2, __highs2half2, and
+ * __half2int_rn/_rd/_ru, __half2uint_rn.
  * Rounding-mode variants: _rz uses v_cvt_pkrtz_f16_f32 (__builtin_amdgcn_cvt_pkrtz); other
  * directed-rounding variants (_rd, _ru) are not provided.
  */
@@ -76,7 +79,29 @@ typedef __half2 half2;
   __HIPWB_FN_INLINE T __low2half(V a) { return a.x; }                                       \
   __HIPWB_FN_INLINE T __high2half(V a) { return a.y; }                                      \
   __HIPWB_FN_INLINE float __low2float(V a) { return (float)a.x; }                           \
-  __HIPWB_FN_INLINE float __high2float(V a) { return (float)a.y; }
+  __HIPWB_FN_INLINE float __high2float(V a) { return (float)a.y; }                          \
+  __HIPWB_FN_INLINE V __lowhigh2highlow(V a) { return V{a.y, a.x}; }                        \
+  __HIPWB_FN_INLINE V h2sqrt(V a) { return V{hsqrt(a.x), hsqrt(a.y)}; }                     \
+  __HIPWB_FN_INLINE V h2rsqrt(V a) { return V{hrsqrt(a.x), hrsqrt(a.y)}; }                  \
+  __HIPWB_FN_INLINE V h2rcp(V a) { return V{hrcp(a.x), hrcp(a.y)}; }                        \
+  __HIPWB_FN_INLINE V h2exp(V a) { return V{hexp(a.x), hexp(a.y)}; }                        \
+  __HIPWB_FN_INLINE V h2exp2(V a) { return V{hexp2(a.x), hexp2(a.y)}; }                     \
+  __HIPWB_FN_INLINE V h2log(V a) { return V{hlog(a.x), hlog(a.y)}; }                        \
+  __HIPWB_FN_INLINE V h2log2(V a) { return V{hlog2(a.x), hlog2(a.y)}; }                     \
+  __HIPWB_HALF2_CMP(T, V, eq, ==) __HIPWB_HALF2_CMP(T, V, ne, !=)                           \
+  __HIPWB_HALF2_CMP(T, V, lt, <) __HIPWB_HALF2_CMP(T, V, le, <=)                            \
+  __HIPWB_HALF2_CMP(T, V, gt, >) __HIPWB_HALF2_CMP(T, V, ge, >=)                            \
+  __HIPWB_FN_INLINE V __hisnan2(V a) {                                                      \
+    return V{(T)(a.x != a.x ? 1.0f : 0.0f), (T)(a.y != a.y ? 1.0f : 0.0f)};                 \
+  }
+
+/* Lane-wise comparisons of 2-vectors: __heq2 ... give 1.0/0.0 per lane, __hbeq2 ... true when
+ * both lanes compare true (HIP's hip_fp16.h / hip_bf16.h names). */
+#define __HIPWB_HALF2_CMP(T, V, NAME, OP)                                                   \
+  __HIPWB_FN_INLINE V __h##NAME##2(V a, V b) {                                              \
+    return V{(T)(a.x OP b.x ? 1.0f : 0.0f), (T)(a.y OP b.y ? 1.0f : 0.0f)};                 \
+  }                                                                                         \
+  __HIPWB_FN_INLINE bool __hb##NAME##2(V a, V b) { return (a.x OP b.x) && (a.y OP b.y); }
 
 __HIPWB_HALF_LIKE_OPS(__half)
 __HIPWB_HALF2_LIKE_OPS(__half, __half2)
@@ -89,6 +114,16 @@ __HIPWB_FN_INLINE __half __int2half_rn(int i) { return (__half)i; }
 __HIPWB_FN_INLINE __half __uint2half_rn(unsigned int i) { return (__half)i; }
 __HIPWB_FN_INLINE int __half2int_rz(__half h) { return (int)h; }
 __HIPWB_FN_INLINE unsigned int __half2uint_rz(__half h) { return (unsigned int)h; }
+__HIPWB_FN_INLINE int __half2int_rn(__half h) { return (int)__builtin_rintf((float)h); }
+__HIPWB_FN_INLINE int __half2int_rd(__half h) { return (int)__builtin_floorf((float)h); }
+__HIPWB_FN_INLINE int __half2int_ru(__half h) { return (int)__builtin_ceilf((float)h); }
+__HIPWB_FN_INLINE unsigned int __half2uint_rn(__half h) {
+  return (unsigned int)__builtin_rintf((float)h);
+}
+__HIPWB_FN_INLINE __half2 __low2half2(__half2 a) { return __half2{a.x, a.x}; }
+__HIPWB_FN_INLINE __half2 __high2half2(__half2 a) { return __half2{a.y, a.y}; }
+__HIPWB_FN_INLINE __half2 __lows2half2(__half2 a, __half2 b) { return __half2{a.x, b.x}; }
+__HIPWB_FN_INLINE __half2 __highs2half2(__half2 a, __half2 b) { return __half2{a.y, b.y}; }
 __HIPWB_FN_INLINE unsigned short __half_as_ushort(__half h) {
   return __builtin_bit_cast(unsigned short, h);
 }

@@ -4,7 +4,7 @@
  * (v_bcnt_u32_b32, v_ffbh_u32 / s_flbit, v_ffbl_b32, v_bfrev_b32, v_mul_hi_*):
  *   __popc, __popcll, __clz, __clzll, __ffs, __ffsll, __brev, __brevll, __mulhi, __umulhi,
  *   __mul64hi, __umul64hi, __mul24, __umul24, __sad, __usad, __byte_perm, __funnelshift_l/r,
- *   __bitextract_u32/u64 (v_bfe_u32), __bitinsert_u32/u64.
+ *   __bitextract_u32/u64 (v_bfe_u32), __bitinsert_u32/u64, __hadd/__rhadd/__uhadd/__urhadd.
  * __ldg(p) (a plain load, as in HIP) and __trap() (__builtin_trap: s_trap).
  * Clocks:
  *   clock64(), __clock64()   __builtin_readcyclecounter: s_memtime on gfx9, the 20-bit
@@ -61,6 +61,16 @@ __HIPWB_FN_INLINE unsigned int __sad(int a, int b, unsigned int c) {
 }
 __HIPWB_FN_INLINE unsigned int __usad(unsigned int a, unsigned int b, unsigned int c) {
   return (a > b ? a - b : b - a) + c;
+}
+/* Averages without overflow (CUDA/HIP __hadd, __rhadd, __uhadd, __urhadd): (x + y) >> 1 and
+ * (x + y + 1) >> 1 computed in 64 bits; the int overload of __hadd sits beside __half's. */
+__HIPWB_FN_INLINE int __hadd(int x, int y) { return (int)(((long long)x + y) >> 1); }
+__HIPWB_FN_INLINE int __rhadd(int x, int y) { return (int)(((long long)x + y + 1) >> 1); }
+__HIPWB_FN_INLINE unsigned int __uhadd(unsigned int x, unsigned int y) {
+  return (unsigned int)(((unsigned long long)x + y) >> 1);
+}
+__HIPWB_FN_INLINE unsigned int __urhadd(unsigned int x, unsigned int y) {
+  return (unsigned int)(((unsigned long long)x + y + 1) >> 1);
 }
 /* CUDA __byte_perm: byte i of the result is byte (s >> 4i) & 7 of the 8-byte value y:x. */
 __HIPWB_FN_INLINE unsigned int __byte_perm(unsigned int x, unsigned int y, unsigned int s) {
