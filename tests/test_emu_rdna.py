@@ -264,3 +264,59 @@ def test_gfx12_addk_co_is_addk_with_signed_overflow_in_scc():
     out = np.zeros(6, np.int32)
     wb.compile(SADDK, "gfx1201").addk.on("emulator:gfx1201")[3, 32](x, out)
     assert out.tolist() == [5 - 96, 0, (-2**31 + 10 - 96) + 2**32, 1, 2**31 - 1 - 96, 0]
+
+
+SRNDNE = r"""
+extern "C" __global__ void rnd(const float* in, float* out) {
+  float x = __builtin_bit_cast(float, __builtin_amdgcn_readfirstlane(
+      __builtin_bit_cast(int, in[blockIdx.x])));
+  float r;
+  asm volatile("s_rndne_f32 %0, %1" : "=s"(r) : "s"(x));
+  if (threadIdx.x == 0) out[blockIdx.x] = r;
+}
+"""
+
+
+@pytest.mark.parametrize("arch", ["gfx1151", "gfx1201"])
+def test_salu_rndne_rounds_half_to_even(arch):
+    # S_RNDNE_F32 (RDNA3.5/RDNA4 SALU float op, as V_RNDNE_F32): nearest integer, ties to even
+    x = np.array([2.5, 3.5, -0.5, -2.5, 1.25, 8388609.0, np.inf], np.float32)
+    out = np.zeros_like(x)
+    wb.compile(SRNDNE, arch).rnd.on(f"emulator:{arch}")[len(x), 32](x, out)
+    assert out.tolist() == [2.0, 4.0, -0.0, -2.0, 1.0, 8388609.0, np.inf]
+    assert np.signbit(out[2])
+
+
+MED3_NUM = r"""
+extern "C" __global__ void med3(const float* x, float* o) {
+  float v = x[threadIdx.x], r;
+  asm volatile("v_med3_num_f32 %0, %1, -1.0, 1.0" : "=v"(r) : "v"(v));
+  o[threadIdx.x] = r;
+}
+"""
+
+
+def test_gfx12_med3_num_is_med3():
+    # V_MED3_NUM_F32 (RDNA4 ISA) is GFX12's name of V_MED3_F32: here a clamp to [-1, 1]
+    x = np.linspace(-3, 3, 32).astype(np.float32)
+    o = np.zeros_like(x)
+    wb.compile(MED3_NUM, "gfx1201").med3.on("emulator:gfx1201")[1, 32](x, o)
+    np.testing.assert_array_equal(o, np.clip(x, -1, 1))
+
+
+MOV_B16 = r"""
+extern "C" __global__ void mov16(const unsigned* x, unsigned* o) {
+  unsigned a = x[threadIdx.x], b = x[32 + threadIdx.x];
+  asm volatile("v_mov_b16_e32 %0.h, %1.l" : "+v"(a) : "v"(b));
+  o[threadIdx.x] = a;
+}
+"""
+
+
+def test_true16_mov_b16_writes_one_half():
+    # V_MOV_B16 with true16 operands (RDNA3 ISA; LLVM 22 emits it for gfx1100): v.h = src.l,
+    # the low half of the destination is kept
+    x = (np.arange(64, dtype=np.uint32) * 0x10001 + 0x12340000).astype(np.uint32)
+    o = np.zeros(32, np.uint32)
+    wb.compile(MOV_B16, "gfx1100").mov16.on("emulator:gfx1100")[1, 32](x, o)
+    np.testing.assert_array_equal(o, (x[:32] & 0xFFFF) | ((x[32:] & 0xFFFF) << 16))
