@@ -1,6 +1,7 @@
 """gfx950 OCP conversions on the emulator (tests/kernels/emu/cvt_ocp_gfx950.hip): the scaled
 v_cvt_scalef32_* family (fp8 / bf8 / fp4 <-> f32 with an E8M0 scale carried in an f32) and the
-unscaled v_cvt_f32_fp8 / v_cvt_pk_fp8_f32, which convert OCP E4M3 on gfx950 (FNUZ on gfx942).
+unscaled v_cvt_f32_fp8 / v_cvt_pk_fp8_f32, which convert OCP E4M3 on gfx950 (FNUZ on gfx942);
+and the same decodes on gfx1201 (OCP, GFX12's byte_sel / op_sel select forms).
 
 Expected values come from torch's float8_e4m3fn / float8_e5m2 codecs (round to nearest even;
 inputs stay inside the finite range, where torch and AMD's host model agree) and, for fp4 E2M1,
@@ -129,3 +130,25 @@ def test_ocp_stochastic_rounding_is_refused_by_name():
         k[1, 64](x, o)
     Kernel(wb.compile(src, "gfx942"), "sr", device="emulator")[1, 64](x, o)
     assert (o & 0xFF == 0x40).all()  # FNUZ E4M3 1.0 (bias 8)
+
+
+@pytest.mark.parametrize("wave64", [False, True])
+def test_gfx1201_fp8_decode_with_byte_and_word_select(wave64):
+    """RDNA4 converts the OCP formats too; GFX12 has no SDWA, so the builtins' byte/word argument
+    is the VOP3 ``byte_sel:n`` (v_cvt_f32_*) or ``op_sel:[1,0]`` (v_cvt_pk_f32_*): all 256 codes
+    at every byte position of the corpus kernel fp8_to_f32, against torch's decoders."""
+    src = (Path(__file__).parent / "kernels" / "emu" / "fp8cvt.hip").read_text()
+    mod = wb.compile(src, "gfx1201", ["-mwavefrontsize64"] if wave64 else [])
+    text = [i.text for i in mod.fp8_to_f32.isa_for("gfx1201")]
+    assert any("byte_sel:3" in t for t in text) and any("op_sel:[1,0]" in t for t in text)
+    codes = np.arange(256, dtype=np.uint32)
+    words = codes | np.roll(codes, -1) << 8 | np.roll(codes, -2) << 16 | np.roll(codes, -3) << 24
+    out = np.zeros((256, 16), np.float32)
+    mod.fp8_to_f32.on("emulator:gfx1201")[4, 64](words, out)
+    byte = [(words >> (8 * k)) & 0xFF for k in range(4)]
+    for j, kind in ((0, "fp8"), (4, "bf8")):
+        for k in range(4):
+            np.testing.assert_array_equal(out[:, j + k], _dec8(byte[k], kind), f"{kind} {k}")
+    for j, kind in ((8, "fp8"), (12, "bf8")):
+        want = np.stack([_dec8(byte[k], kind) for k in range(4)], 1)
+        np.testing.assert_array_equal(out[:, j:j + 4], want, f"pk {kind}")

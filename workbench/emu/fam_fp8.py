@@ -1,10 +1,12 @@
-"""gfx942 / gfx950 fp8/bf8 conversions: v_cvt_f32_{fp8,bf8}, v_cvt_pk_f32_{fp8,bf8} (VOP1, with
-SDWA byte/word select and DPP), v_cvt_pk_{fp8,bf8}_f32 and v_cvt_sr_{fp8,bf8}_f32 (VOP3).
+"""gfx942 / gfx950 / gfx1201 fp8/bf8 conversions: v_cvt_f32_{fp8,bf8}, v_cvt_pk_f32_{fp8,bf8}
+(VOP1, with SDWA byte/word select and DPP; GFX12: VOP3 byte_sel / op_sel), v_cvt_pk_{fp8,bf8}_f32
+and v_cvt_sr_{fp8,bf8}_f32 (VOP3).
 
 Formats: on gfx942 the FNUZ tables of ``fp8`` (E4M3FNUZ bias 8, E5M2FNUZ bias 16; one NaN 0x80,
-no infinities, no negative zero). On gfx950 (``arch.has_ocp_fp8``) the same instructions convert
-the OCP formats E4M3 / E5M2 (``emu.mx``; ROCm/rocm-systems PR 7825: "the hardware
-__builtin_amdgcn_cvt_pk_fp8_f32 emits the OCP encoding on gfx950"; triton PR 7186): decodes are
+no infinities, no negative zero). On gfx950 and gfx1201 (``arch.has_ocp_fp8``; ROCm's precision
+support page lists OCP FP8 for gfx12) the same instructions convert the OCP formats E4M3 / E5M2
+(``emu.mx``; ROCm/rocm-systems PR 7825: "the hardware __builtin_amdgcn_cvt_pk_fp8_f32 emits the
+OCP encoding on gfx950"; triton PR 7186): decodes are
 exact table lookups, f32 -> fp8 rounds to nearest even by ``mx.encode_rne`` (overflow: E4M3 NaN,
 E5M2 ±inf; llvm-mc -mcpu=gfx950 rejects ``clamp`` here too). Stochastic rounding to the OCP
 formats (``v_cvt_sr_*`` on gfx950) is refused: no source we have describes how it uses the seed.
@@ -32,6 +34,8 @@ The bullets below describe gfx942.
   and keeps the other three bytes.
 """
 from __future__ import annotations
+
+from dataclasses import replace
 
 import numpy as np
 
@@ -114,9 +118,25 @@ for _ocp in (False, True):
 
 @semantic(*CVT_OPS[False])
 def _build_to_f32(d: Decoded):
-    if "op_sel" in d.mods:
+    o = CVT_OPS[is_ocp(d)][d.base]
+    if d.kernel.gen >= 12:
+        # GFX12 has no SDWA: the VOP3 form selects the source byte (v_cvt_f32_*: ``byte_sel:n``,
+        # byte n) or word (v_cvt_pk_f32_*: ``op_sel:[1,0]``, the high word) — how LLVM encodes
+        # the builtins' byte/word argument for gfx1201 (llvm-objdump of
+        # __builtin_amdgcn_cvt_f32_fp8(w, 3): ``v_cvt_f32_fp8_e64 v, v byte_sel:3``;
+        # __builtin_amdgcn_cvt_pk_f32_fp8(w, true): ``v_cvt_pk_f32_fp8_e64 v[..], v op_sel:[1,0]``)
+        pk = d.base.startswith("v_cvt_pk_")
+        sel = int(d.mods.get("byte_sel", 0)) if not pk else _opsel(d, 2)[0]
+        if (pk and ("byte_sel" in d.mods or any(_opsel(d, 2)[1:]))) or \
+                (not pk and "op_sel" in d.mods):
+            raise UnknownInstruction(d.mnemonic, d.addr, d.inst.text, "byte/word select form")
+        if sel:
+            shift, fn = U32(16 if pk else 8 * sel), o.fn
+            o = Op(o.dst, o.srcs, lambda a: fn(np.asarray(a, U32) >> shift))
+        d = replace(d, mods={k: v for k, v in d.mods.items() if k not in ("byte_sel", "op_sel")})
+    elif "op_sel" in d.mods:
         raise UnknownInstruction(d.mnemonic, d.addr, d.inst.text, "op_sel")
-    return build_generic(d, CVT_OPS[is_ocp(d)][d.base])
+    return build_generic(d, o)
 
 
 # ---- f32 -> fp8 (VOP3) ------------------------------------------------------------------------
