@@ -173,9 +173,11 @@ class State:
         """EM of the waves ``ix`` (and ``full``) from a [w, 64] bool lane mask."""
         self.EM[ix] = em
         full = self.EM[ix].all(axis=1).tolist()
-        waves = range(ix.start, ix.stop) if isinstance(ix, slice) else ix.tolist()
-        for w, f in zip(waves, full):
-            self.full[w] = f
+        if isinstance(ix, slice):
+            self.full[ix] = full
+        else:
+            for w, f in zip(ix.tolist(), full):
+                self.full[w] = f
 
     def set_exec_int(self, j: int, v: int) -> None:
         """EXEC of one wave ``j`` from a Python int (the one-wave SALU path)."""

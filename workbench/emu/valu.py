@@ -364,7 +364,16 @@ def _plain_run(fn, readers, row: int, dt: str, general):
             np.copyto(cur, res, where=st.EM[ix])
             getattr(st, view)[row, ix] = cur
 
-    if len(readers) == 2:  # the common two-source form without the argument list
+    if len(readers) == 1:  # moves and one-source conversions, without the argument list
+        (ra,) = readers
+
+        def run1(st, g):
+            res = fn(ra(st, g))
+            if getattr(res, "dtype", None) != want:
+                return general(st, g)
+            store(st, g, res)
+        return run1
+    if len(readers) == 2:  # the common two-source form, likewise
         ra, rb = readers
 
         def run2(st, g):
