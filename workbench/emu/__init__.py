@@ -54,6 +54,11 @@ Modules
   ``fam_wmma`` (WMMA via ``workbench.layouts``). ``families`` imports them all.
 * wave32 (``State.wave``): rows keep 64 lanes, lanes 32..63 are never enabled; a lane mask is
   one SGPR (vcc_lo, exec_lo, s[n]).
+* one-wave fast paths: a group of one wave64 wave with all lanes in EXEC (``State.full``) and
+  no observer (``state.solo``) takes shortcuts in the hottest handlers — dword global/flat/LDS
+  accesses (``memops.solo_dwords``/``solo_lds``), VALU row stores, v_cmp masks, branch
+  conditions, SALU on Python ints (``salu1``) — each falling back to the general path for
+  anything it does not cover; tests/test_emu_one_wave.py holds them to the general path.
 
 Entry points: ``workbench.runtime.emulator.EmulatorDevice`` (the Device; ``Kernel`` launches
 go through it) and ``workbench.emu.launch.execute`` (numpy buffers + a kernarg builder).
