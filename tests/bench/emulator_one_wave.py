@@ -10,7 +10,7 @@ the machine's load average. Target: >= 4x the rate of 462dd26 (issue 17).
 
 Measured 2026-11-24 on the shared 2-CPU machine, 3 rounds, load average 3.1:
 spin loop 165,606 -> 880,218/s (5.3x), float/LDS/global loop 151,128 -> 696,175/s (4.6x).
-Where the time went: the one-wave fast paths (``state.solo``: one wave, all 64 lanes in EXEC,
+What made it faster: the one-wave fast paths (``state.solo``: one wave, all 64 lanes in EXEC,
 no observer) — dword global/flat/LDS accesses as one fancy index after one OR reduction
 (``memops.solo_dwords`` / ``solo_lds``), VALU row stores without the EXEC copy, v_cmp masks and
 branch conditions as Python ints, cached lane-mask rows — and one countdown for the budget and
