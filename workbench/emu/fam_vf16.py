@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from .valu import table
-from .vfloat import fma16, fract, mad16, med3
+from .vfloat import fma16, fract, mad16, max3, maxnum, med3, min3, minnum
 
 F32, F64, F16 = np.float32, np.float64, np.float16
 U32, I32 = np.uint32, np.int32
@@ -19,17 +19,17 @@ op("v_add_f16", "f16", "f16 f16", lambda a, b: a + b)
 op("v_sub_f16", "f16", "f16 f16", lambda a, b: a - b)
 op("v_subrev_f16", "f16", "f16 f16", lambda a, b: b - a)
 op("v_mul_f16", "f16", "f16 f16", lambda a, b: a * b)
-op("v_max_f16", "f16", "f16 f16", np.fmax)
-op("v_min_f16", "f16", "f16 f16", np.fmin)
+op("v_max_f16", "f16", "f16 f16", maxnum)  # CDNA4 ISA V_MAX_F16: NaN -> other, +0 > -0
+op("v_min_f16", "f16", "f16 f16", minnum)
 op("v_fma_f16", "f16", "f16 f16 f16", fma16)
 op("v_fmac_f16", "f16", "f16 f16 f16", fma16, "acc")
 op("v_mad_f16", "f16", "f16 f16 f16", mad16)
 op("v_mac_f16", "f16", "f16 f16 f16", mad16, "acc")
-op("v_max3_f16", "f16", "f16 f16 f16", lambda a, b, c: np.fmax(np.fmax(a, b), c))
-op("v_min3_f16", "f16", "f16 f16 f16", lambda a, b, c: np.fmin(np.fmin(a, b), c))
+op("v_max3_f16", "f16", "f16 f16 f16", max3)
+op("v_min3_f16", "f16", "f16 f16 f16", min3)
 op("v_med3_f16", "f16", "f16 f16 f16", med3)
-op("v_maxmin_f16", "f16", "f16 f16 f16", lambda a, b, c: np.fmin(np.fmax(a, b), c))  # RDNA3
-op("v_minmax_f16", "f16", "f16 f16 f16", lambda a, b, c: np.fmax(np.fmin(a, b), c))
+op("v_maxmin_f16", "f16", "f16 f16 f16", lambda a, b, c: minnum(maxnum(a, b), c))  # RDNA3
+op("v_minmax_f16", "f16", "f16 f16 f16", lambda a, b, c: maxnum(minnum(a, b), c))
 op("v_ldexp_f16", "f16", "f16 i16", lambda a, e: np.ldexp(a.astype(F32), e).astype(F16))
 op("v_trunc_f16", "f16", "f16", np.trunc)
 op("v_ceil_f16", "f16", "f16", np.ceil)

@@ -9,7 +9,10 @@ from __future__ import annotations
 import numpy as np
 
 from .valu import table
-from .vfloat import fma32, fract, frexp_exp, frexp_mant, mad32, maximum3, med3, minimum3
+from .vfloat import (
+    fma32, fract, frexp_exp, frexp_mant, mad32, max3, maximum3, maxnum, med3, min3, minimum3,
+    minnum,
+)
 
 F32, F64, F16 = np.float32, np.float64, np.float16
 U32, I32 = np.uint32, np.int32
@@ -21,15 +24,15 @@ op("v_sub_f32", "f32", "f32 f32", lambda a, b: a - b)
 op("v_subrev_f32", "f32", "f32 f32", lambda a, b: b - a)
 op("v_mul_f32", "f32", "f32 f32", lambda a, b: a * b)
 op("v_mul_legacy_f32", "f32", "f32 f32", lambda a, b: np.where((a == 0) | (b == 0), F32(0), a * b))
-op("v_max_f32", "f32", "f32 f32", np.fmax)  # IEEE maxNum: a NaN operand yields the other
-op("v_min_f32", "f32", "f32 f32", np.fmin)
-op("v_max3_f32", "f32", "f32 f32 f32", lambda a, b, c: np.fmax(np.fmax(a, b), c))
-op("v_min3_f32", "f32", "f32 f32 f32", lambda a, b, c: np.fmin(np.fmin(a, b), c))
+op("v_max_f32", "f32", "f32 f32", maxnum)  # IEEE maxNum: a NaN operand yields the other
+op("v_min_f32", "f32", "f32 f32", minnum)
+op("v_max3_f32", "f32", "f32 f32 f32", max3)
+op("v_min3_f32", "f32", "f32 f32 f32", min3)
 op("v_med3_f32", "f32", "f32 f32 f32", med3)
 # GFX11+ (RDNA3 ISA V_MAXMIN_F32 "maximum of the first two operands, then the minimum of that
 # and the third"; V_MINMAX_F32 the other way round), IEEE maxNum/minNum as v_max/v_min
-op("v_maxmin_f32", "f32", "f32 f32 f32", lambda a, b, c: np.fmin(np.fmax(a, b), c))
-op("v_minmax_f32", "f32", "f32 f32 f32", lambda a, b, c: np.fmax(np.fmin(a, b), c))
+op("v_maxmin_f32", "f32", "f32 f32 f32", lambda a, b, c: minnum(maxnum(a, b), c))
+op("v_minmax_f32", "f32", "f32 f32 f32", lambda a, b, c: maxnum(minnum(a, b), c))
 op("v_maximum3_f32", "f32", "f32 f32 f32", maximum3)  # gfx950, IEEE 754-2019 maximum
 op("v_minimum3_f32", "f32", "f32 f32 f32", minimum3)
 op("v_fma_f32", "f32", "f32 f32 f32", fma32)

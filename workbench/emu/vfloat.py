@@ -156,8 +156,56 @@ def fract(x, dt):
     return np.where(np.isinf(x), dt(np.nan), np.minimum(r, one_minus)).astype(dt)
 
 
+def minnum(a, b):
+    """V_MIN_F32 / V_MIN_F16 (CDNA4 ISA section 12.11 and RDNA3 ISA, V_MIN_F32 pseudocode): a
+    quiet NaN operand yields the other operand, and -0 counts as less than +0 ("S0 == +0.0 &&
+    S1 == -0.0 -> S1"); numpy's fmin alone returns its second operand for a pair of zeros.
+    Signalling NaNs (quieted under MODE.IEEE) are not told apart from quiet ones here."""
+    a, b = np.asarray(a), np.asarray(b)
+    r = np.fmin(a, b)
+    zeros = (a == 0) & (b == 0)
+    return np.where(zeros, np.where(np.signbit(a), a, b), r) if zeros.any() else r
+
+
+def maxnum(a, b):
+    """V_MAX_F32 / V_MAX_F16 (same sources): a quiet NaN operand yields the other; +0 > -0."""
+    a, b = np.asarray(a), np.asarray(b)
+    r = np.fmax(a, b)
+    zeros = (a == 0) & (b == 0)
+    return np.where(zeros, np.where(np.signbit(a), b, a), r) if zeros.any() else r
+
+
+def min3(a, b, c):
+    """V_MIN3_F32/F16: "D0 = v_min_f32(v_min_f32(S0, S1), S2)" (RDNA3 ISA 16.12, CDNA4 12.11)."""
+    return minnum(minnum(a, b), c)
+
+
+def max3(a, b, c):
+    """V_MAX3_F32/F16: v_max_f32(v_max_f32(S0, S1), S2) (same sources)."""
+    return maxnum(maxnum(a, b), c)
+
+
+def _same_bits(x, y):
+    ut = {2: np.uint16, 4: np.uint32, 8: np.uint64}[x.dtype.itemsize]
+    return np.asarray(x, x.dtype).view(ut) == np.asarray(y, x.dtype).view(ut)
+
+
 def med3(a, b, c):
-    return np.fmax(np.fmin(a, b), np.fmin(np.fmax(a, b), c))
+    """V_MED3_F32 / V_MED3_F16 (RDNA3 ISA section 16.12 opcodes 543/591, CDNA4 ISA section 12.11
+    opcode 470): "if (isNAN(S0) || isNAN(S1) || isNAN(S2)) D0 = v_min3_f32(S0, S1, S2) elsif
+    v_max3_f32(S0, S1, S2) == S0 then D0 = v_max_f32(S1, S2) elsif ... == S1 then
+    v_max_f32(S0, S2) else v_max_f32(S0, S1)". So a NaN anywhere gives the *minimum* of the
+    other two (LLVM's AMDGPUInstCombineIntrinsic.cpp folds amdgcn.fmed3 with a quiet NaN in
+    src0/src1/src2 to minnum of the others, "med3 with a nan input acts like
+    v_min_f32(v_min_f32(s0, s1), s2)"), not their median or maximum. The "==" is taken
+    bitwise, so -0 sorts below +0 (fmed3(-0, -0, +0) = -0: LLVM PR #201896, merged, "hardware
+    v_med3_f32 sorts with -0 < +0")."""
+    a, b, c = np.broadcast_arrays(*(np.asarray(x) for x in (a, b, c)))
+    hi = max3(a, b, c)
+    mid = np.where(_same_bits(hi, a), maxnum(b, c),
+                   np.where(_same_bits(hi, b), maxnum(a, c), maxnum(a, b)))
+    nan = np.isnan(a) | np.isnan(b) | np.isnan(c)
+    return np.where(nan, min3(a, b, c), mid).astype(a.dtype) if nan.any() else mid.astype(a.dtype)
 
 
 def frexp_mant(x):
