@@ -10,7 +10,17 @@ import numpy as np
 
 from .valu import table
 from .vfloat import (
-    fma32, fract, frexp_exp, frexp_mant, mad32, max3, maximum3, maxnum, med3, min3, minimum3,
+    fma32,
+    fract,
+    frexp_exp,
+    frexp_mant,
+    mad32,
+    max3,
+    maximum3,
+    maxnum,
+    med3,
+    min3,
+    minimum3,
     minnum,
 )
 
