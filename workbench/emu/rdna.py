@@ -86,6 +86,8 @@ RENAMES: dict[str, str] = {
     "v_max_num_f16": "v_max_f16", "v_min_num_f64": "v_min_f64", "v_max_num_f64": "v_max_f64",
     "v_minmax_num_f32": "v_minmax_f32", "v_maxmin_num_f32": "v_maxmin_f32",
     "v_minmax_num_f16": "v_minmax_f16", "v_maxmin_num_f16": "v_maxmin_f16",
+    # med3 with any NaN operand = min3 of the operands in both modes (LLVM
+    # AMDGPUInstCombineIntrinsic.cpp, fmed3 fold: "ieee=0 / s0 _nan: min(s1, s2)" as for ieee=1)
     "v_med3_num_f32": "v_med3_f32", "v_med3_num_f16": "v_med3_f16",
     "v_min3_num_f32": "v_min3_f32", "v_max3_num_f32": "v_max3_f32",
     "v_min3_num_f16": "v_min3_f16", "v_max3_num_f16": "v_max3_f16",
