@@ -105,3 +105,24 @@ def test_interrupt_kernel_stops_emulation_and_session_survives(tmp_path):
 
 def test_emulation_interrupted_is_a_keyboard_interrupt():
     assert issubclass(EmulationInterrupted, KeyboardInterrupt)
+
+
+def test_watchdog_does_not_count_decoding_slow_decode_stand_in(monkeypatch):
+    """The watchdog times emulation, not the one-time decode of the kernel: an -O0 build of tens
+    of thousands of instructions decodes for seconds (before: its first launch hit the default
+    4 s watchdog after 17 instructions). A decode slowed by a sleeping stand-in shows it."""
+    real = emu_launch.program_for
+
+    def slow(info, listing):
+        time.sleep(0.6)
+        return real(info, listing)
+
+    monkeypatch.setattr(emu_launch, "program_for", slow)
+    src = ('extern "C" __global__ void count(int* o, int n) {\n'
+           '  int s = 0;\n  for (int i = 0; i < n; ++i) s += i ^ (int)threadIdx.x;\n'
+           '  o[threadIdx.x] = s;\n}')
+    k = Kernel(wb.compile(src, "gfx942"), "count", device="emulator")
+    out = np.zeros(64, np.int32)
+    k[1, 64](out, 300, timeout=0.5)  # ~2,000 wave-instructions: the watchdog looks many times
+    want = [sum(i ^ t for i in range(300)) for t in range(64)]
+    np.testing.assert_array_equal(out, want)

@@ -27,17 +27,40 @@ HERE = Path(__file__).parent / "kernels" / "unseen"
 ALL = ("gfx942", "gfx950", "gfx1100", "gfx1201")
 
 
+# RDNA in wave64 (-mwavefrontsize64), for the kernels whose lane arithmetic depends on warpSize
+W64 = ("gfx1100-w64", "gfx1201-w64")
+
+
+# other optimisation levels select other instructions: -O1 keeps small private arrays in
+# VGPRs indexed at run time (gfx9's s_set_gpr_idx_on, RDNA's v_movrels/v_movreld); -O0 makes
+# recursion a real call stack (a dynamic stack: HIP's default 1 KiB per thread)
+O1 = tuple(f"{a}-O1" for a in ALL)
+O0 = tuple(f"{a}-O0" for a in ALL)
+_SUFFIX = {"-w64": "-mwavefrontsize64", "-O1": "-O1", "-O0": "-O0"}
+
+
+def _split(arch: str) -> tuple[str, list[str]]:
+    """("gfx1100", ["-mwavefrontsize64"]) for "gfx1100-w64", ("gfx942", ["-O1"]) for
+    "gfx942-O1"; (arch, []) otherwise."""
+    for suffix, opt in _SUFFIX.items():
+        if arch.endswith(suffix):
+            return arch[: -len(suffix)], [opt]
+    return arch, []
+
+
 @functools.cache
 def _module(fname: str, arch: str):
-    return wb.compile((HERE / fname).read_text(), arch, filename=fname)
+    real, opts = _split(arch)
+    return wb.compile((HERE / fname).read_text(), real, opts, filename=fname)
 
 
 def _k(fname: str, name: str, arch: str):
-    return _module(fname, arch)[name].on(f"emulator:{arch}")
+    return _module(fname, arch)[name].on(f"emulator:{_split(arch)[0]}")
 
 
 def _ws(arch: str) -> int:
-    return wb.get_arch(arch).default_wave_size
+    real, opts = _split(arch)
+    return 64 if "-mwavefrontsize64" in opts else wb.get_arch(real).default_wave_size
 
 
 def _rng(seed: int = 7) -> np.random.Generator:
@@ -808,6 +831,15 @@ def calls(arch):
     v = _rng().integers(1, 10**5, 64, dtype=np.uint32)
     steps = np.zeros(64, np.int32)
     f = np.zeros(64, np.uint64)
+    if arch.endswith("-O0"):
+        # -O0 keeps fact() recursive with ~64-byte frames: 8 deep fits HIP's default 1 KiB
+        # stack (before: no stack at all beyond the fixed frame), 20 deep overruns it, as
+        # HIP's own docs warn for -O0 recursion, and the emulator says so
+        _k("private_calls.hip", "calls", arch)[1, 8](v, steps, f)
+        np.testing.assert_array_equal(f[:8], [math.factorial(max(t, 1)) for t in range(8)])
+        with pytest.raises(wb.KernelFault, match=r"call stack overflow.*1024 bytes"):
+            _k("private_calls.hip", "calls", arch)[1, 64](v, steps, f)
+        return
     _k("private_calls.hip", "calls", arch)[1, 64](v, steps, f)
 
     def collatz(n):
@@ -1054,28 +1086,78 @@ def directed(arch):
                 assert out[i, op, m] == want, (i, op, mode, a, b, c, out[i, op, m], want)
 
 
+# ---------------------------------------------------------------- clocks and less common ops
+
+def timed_loop(arch):
+    """clock64()/wall_clock64() (s_memtime, or RDNA's SHADER_CYCLES register and
+    MSG_RTN_GET_REALTIME) give growing counters; the emulator counts executed instructions."""
+    x = _rng().standard_normal(64).astype(np.float32)
+    y = np.zeros_like(x)
+    cyc, ticks = np.zeros(1, np.int64), np.zeros(1, np.int64)
+    k = _k("clocks_misc.hip", "timed_loop", arch)
+    k[1, 64](x, y, cyc, ticks, 10)
+    short = (int(cyc[0]), int(ticks[0]))
+    k[1, 64](x, y, cyc, ticks, 200)
+    want = x.copy()
+    for _ in range(200):
+        want = want * np.float32(0.5) + np.float32(1)
+    np.testing.assert_allclose(y, want, rtol=1e-6)
+    assert 0 < short[0] < cyc[0] and 0 < short[1] < ticks[0]
+
+
+def uniform_table(arch):
+    out = np.zeros(64, np.int32)
+    for s in range(4):
+        _k("clocks_misc.hip", "uniform_table", arch)[1, 64](np.array([s], np.int32), out,
+                                                             3, 5, 7, 11)
+        t = [3, 5, 7, 11]
+        np.testing.assert_array_equal(out, t[s] + t[(s + 1) % 4] * 10 + np.arange(64))
+
+
+def xor3_sad(arch):
+    r = _rng()
+    a, b, c = (r.integers(0, 2**32, 64, dtype=np.uint32) for _ in range(3))
+    out = np.zeros((64, 3), np.uint32)
+    _k("clocks_misc.hip", "xor3_sad", arch)[1, 64](a, b, c, out)
+    ai, bi = a.astype(np.int64), b.astype(np.int64)
+    np.testing.assert_array_equal(out[:, 0], a ^ b ^ c)
+    np.testing.assert_array_equal(out[:, 1], (np.abs(ai - bi) + (c & 0xFFFF)) & 0xFFFFFFFF)
+    np.testing.assert_array_equal(out[:, 2], (np.abs(ai - bi) + (c >> 8)) & 0xFFFFFFFF)
+
+
+def short_med3(arch):
+    r = _rng()
+    a, b = (r.integers(-200, 200, 64).astype(np.int16) for _ in range(2))
+    out = np.zeros(64, np.int16)
+    _k("clocks_misc.hip", "short_med3", arch)[1, 64](a, b, out)
+    np.testing.assert_array_equal(out, np.clip(a + b, -100, 100))
+
+
 CASES = {
     f.__name__: (f, archs) for f, archs in [
-        (warp_sum, ALL), (warp_max_xor, ALL), (ballot, ALL), (activemask, ALL),
-        (shfl_up_scan, ALL), (any_all, ALL), (block_tree, ALL), (block_two_level, ALL),
-        (hist_lds, ALL), (hist_global, ALL), (atomics_mix, ALL), (cas_float_max, ALL),
-        (cas_double_sum, ALL), (cas_lds_max, ALL), (hillis_steele, ALL), (blelloch, ALL),
-        (transpose, ALL), (templates, ALL), (half_axpy, ALL), (half2, ALL), (half_dot, ALL),
-        (half_compare, ALL), (bf16, ALL), (dmath, ALL), (dkahan, ALL), (dsincos_large, ALL),
-        (trig_preop_vs_llvm, ALL), (divmod32, ALL),
-        (divmod64, ALL), (unflatten, ALL), (bitcasts, ALL), (round_modes, ALL),
-        (uniform_f32, ALL), (uniform_f16, ALL), (index64, ALL), (bit_tricks, ALL), (by_value, ALL),
-        (center_of_mass, ALL), (vec4, ALL), (dyn_shared, ALL), (uint4_arg, ALL), (small_loads, ALL),
-        (readfirstlane, ALL), (bpermute, ALL), (mbcnt_compact, ALL), (readlane, ALL),
-        (fmed3_ubfe, ALL), (printf_, ALL), (grid_stride, ALL), (layernorm, ALL),
-        (softmax, ALL), (conv2d, ALL), (spmv, ALL), (bitonic_block, ALL), (bitonic_steps, ALL),
-        (private_array, ALL), (calls, ALL), (interpreter, ALL), (grid3d, ALL), (spill, ALL),
-        (votes, ALL), (last_block, ALL), (cg_tiles, ALL), (cg_coalesced, ALL),
-        (shfl_width, ALL), (dpp_scan, ALL), (dpp_perms, ALL), (swizzle, ALL), (dots, ALL),
-        (atomics64, ALL), (lds_float_atomics, ALL), (constant_table, ALL),
-        (half2_api, ALL), (bf16x2_api, ALL), (int_avg, ALL), (directed, ALL),
-        (mfma16, ("gfx942", "gfx950")), (mfma32, ("gfx942", "gfx950")), (wmma11, ("gfx1100",)),
-        (wmma12, ("gfx1201",)),
+        (warp_sum, ALL + W64), (warp_max_xor, ALL + W64), (ballot, ALL + W64),
+        (activemask, ALL + W64), (shfl_up_scan, ALL + W64), (any_all, ALL + W64),
+        (block_tree, ALL), (block_two_level, ALL + W64), (hist_lds, ALL + W64), (hist_global, ALL),
+        (atomics_mix, ALL), (cas_float_max, ALL), (cas_double_sum, ALL), (cas_lds_max, ALL + W64),
+        (hillis_steele, ALL), (blelloch, ALL), (transpose, ALL), (templates, ALL),
+        (half_axpy, ALL), (half2, ALL), (half_dot, ALL + W64), (half_compare, ALL), (bf16, ALL),
+        (dmath, ALL), (dkahan, ALL), (dsincos_large, ALL), (trig_preop_vs_llvm, ALL),
+        (divmod32, ALL), (divmod64, ALL), (unflatten, ALL), (bitcasts, ALL), (round_modes, ALL),
+        (uniform_f32, ALL + O1), (uniform_f16, ALL), (index64, ALL), (bit_tricks, ALL),
+        (by_value, ALL), (center_of_mass, ALL), (vec4, ALL), (dyn_shared, ALL), (uint4_arg, ALL),
+        (small_loads, ALL), (readfirstlane, ALL + W64), (bpermute, ALL + W64),
+        (mbcnt_compact, ALL + W64), (readlane, ALL), (fmed3_ubfe, ALL), (printf_, ALL),
+        (grid_stride, ALL), (layernorm, ALL + W64), (softmax, ALL + W64), (conv2d, ALL),
+        (spmv, ALL + W64), (bitonic_block, ALL), (bitonic_steps, ALL), (private_array, ALL + O1),
+        (calls, ALL + O0), (interpreter, ALL), (grid3d, ALL), (spill, ALL), (votes, ALL + W64),
+        (last_block, ALL), (cg_tiles, ALL + W64), (cg_coalesced, ALL + W64),
+        (shfl_width, ALL + W64), (dpp_scan, ALL + W64), (dpp_perms, ALL + W64),
+        (swizzle, ALL + W64), (dots, ALL), (atomics64, ALL), (lds_float_atomics, ALL),
+        (constant_table, ALL), (half2_api, ALL), (bf16x2_api, ALL), (int_avg, ALL),
+        (directed, ALL), (timed_loop, ALL), (uniform_table, ALL), (xor3_sad, ALL),
+        (short_med3, ALL), (mfma16, ("gfx942", "gfx950")),
+        (mfma32, ("gfx942", "gfx950", "gfx942-O1", "gfx950-O1")),
+        (wmma11, ("gfx1100", "gfx1100-O1")), (wmma12, ("gfx1201", "gfx1201-O1")),
     ]
 }
 PARAMS_LIST = [(n, a) for n, (_, archs) in CASES.items() for a in archs]

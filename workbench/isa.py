@@ -264,7 +264,9 @@ def _symbol_instructions(text: str, symbol: str, filename: str | None) -> list[I
     pad = ("s_nop", "s_code_end")
     last = max(i for i, x in enumerate(ins) if x.mnemonic not in pad) if any(
         x.mnemonic not in pad for x in ins) else len(ins) - 1
-    if ins[last].mnemonic in ("s_endpgm", "s_setpc_b64"):  # a kernel's end, a function's return
+    # after a kernel's end, a function's return or an unconditional branch (an -O0 loop laid
+    # out after s_endpgm) nothing falls through into the padding
+    if ins[last].mnemonic in ("s_endpgm", "s_setpc_b64", "s_branch"):
         del ins[last + 1 :]
     return ins
 

@@ -29,6 +29,7 @@ import numpy as np
 from . import families  # noqa: F401  (registers every family's semantics)
 from .errors import EmulatorError, UnknownInstruction
 from .fam_mode import mode_fields, static_effect
+from .fam_vindex import build_indexed, region_effect
 from .operands import OperandError, parse_operand, split_operands
 from .rdna import encoded_words as rdna_encoded_words
 from .rdna import generation, normalize_mods, rename
@@ -174,6 +175,7 @@ class Program:
         self.decoded: list[Decoded] = []
         # the MODE in force per instruction, following constant MODE writes (fam_mode)
         variants = {mode: self.info}
+        gpr_idx = 0  # gfx9 VGPR index mode, followed through the listing (fam_vindex)
         self.modes: list[int] = []
         for ins, (_pos, ops, mods) in zip(self.insts, parsed):
             base, enc = split_mnemonic(ins.mnemonic)
@@ -187,10 +189,11 @@ class Program:
             if info is None:
                 info = variants[mode] = replace(self.info, **mode_fields(mode))
             self.modes.append(mode)
-            d = Decoded(ins, ins.mnemonic, base, enc, ops, mods, info)
+            d = Decoded(ins, ins.mnemonic, base, enc, ops, mods, info, gpr_idx)
             self.decoded.append(d)
             self.execs.append(self._compile(d))
             mode = static_effect(ins, mode)
+            gpr_idx = region_effect(ins, gpr_idx)
         # resolve branch targets (byte address -> instruction index)
         for i, e in enumerate(self.execs):
             if e.kind == BRANCH:
@@ -204,6 +207,12 @@ class Program:
                                                 self.modes[e.target])
 
     def _compile(self, d: Decoded) -> Exec:
+        if d.gpr_idx and d.base.startswith("v_"):
+            try:
+                return as_exec(build_indexed(d, d.gpr_idx))
+            except UnknownInstruction as e:
+                self.unsupported.append((d.addr, d.mnemonic))
+                return _raiser(e)
         b = lookup(d.base)
         if b is None:
             self.unsupported.append((d.addr, d.mnemonic))

@@ -83,8 +83,24 @@ def _check(d: Decoded, new: np.ndarray, expect: int) -> None:
             f"`{d.inst.text}`")
 
 
+# The shader cycle counter that clock64() reads on RDNA (LLVM SIDefines.h Hwreg: ID_SHADER_CYCLES
+# = 29, a 20-bit counter on GFX10.3/GFX11; GFX12 names it SHADER_CYCLES_LO (32 bits) and adds
+# ID_SHADER_CYCLES_HI = 30). The emulator has no clock: it reads the launch's executed
+# wave-instructions, the same monotonic counter as gfx9's s_memtime (fam_smem).
+HW_REG_SHADER_CYCLES, HW_REG_SHADER_CYCLES_HI = 29, 30
+
+
+def _counter(st) -> int:
+    from .fam_smem import clock_now
+
+    return clock_now(st)
+
+
 def _fields(d: Decoded) -> tuple[int, int, int]:
     rid, off, size = hwreg_fields(d.inst.words[0])
+    if rid in (HW_REG_SHADER_CYCLES, HW_REG_SHADER_CYCLES_HI) and d.base == "s_getreg_b32" \
+            and d.kernel.gen >= 11:
+        return rid, off, size
     if rid != HW_REG_MODE:
         name = next((o.text for o in d.ops if "hwreg" in o.text), f"id {rid}")
         raise UnknownInstruction(d.mnemonic, d.addr, d.inst.text,
@@ -94,9 +110,17 @@ def _fields(d: Decoded) -> tuple[int, int, int]:
 
 @semantic("s_getreg_b32")
 def _build_getreg(d: Decoded):
-    _rid, off, size = _fields(d)
+    rid, off, size = _fields(d)
     dst = d.ops[0]
     mask = np.uint32((1 << size) - 1) if size < 32 else np.uint32(0xFFFFFFFF)
+    if rid != HW_REG_MODE:
+        shift = 32 if rid == HW_REG_SHADER_CYCLES_HI else 0
+        width = 20 if (rid == HW_REG_SHADER_CYCLES and d.kernel.gen == 11) else 32
+
+        def cycles(st, g):
+            v = (_counter(st) >> shift) & ((1 << width) - 1)
+            st.swrite(dst.idx, g, np.uint32((v >> off) & int(mask)))
+        return cycles
 
     def run(st, g):
         st.swrite(dst.idx, g, (st.MODE[g.ix] >> np.uint32(off)) & mask)

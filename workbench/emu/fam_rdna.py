@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .errors import EmulatorError
+from .errors import EmulatorError, UnknownInstruction
 from .fam_salu import SAVEEXEC, WREXEC
+from .fam_smem import clock_now
 from .fam_vcmp import FCMP
 from .floats import flush, flush_src
 from .operands import imm_bits, sread32, sread64
@@ -52,6 +53,24 @@ def _build_sendmsg(d: Decoded):
             raise EmulatorError(msg)
         return bad
     return lambda st, g: None
+
+
+@semantic("s_sendmsg_rtn_b64", "s_sendmsg_rtn_b32")
+def _build_sendmsg_rtn(d: Decoded):
+    """MSG_RTN_GET_REALTIME only (what wall_clock64() compiles to on GFX11+; RDNA3 ISA
+    S_SENDMSG_RTN_B64: the 64-bit "REALTIME" counter): the launch's executed wave-instructions,
+    the same monotonic counter as gfx9's s_memrealtime (fam_smem). Other messages are refused."""
+    if "MSG_RTN_GET_REALTIME" not in d.inst.text:
+        raise UnknownInstruction(d.mnemonic, d.addr, d.inst.text, "message not modelled")
+    dst = d.ops[0]
+    wide = d.base.endswith("_b64")
+
+    def run(st, g):
+        t = clock_now(st)
+        st.swrite(dst.idx, g, np.uint32(t & M32))
+        if wide:
+            st.swrite(dst.idx + 1, g, np.uint32(t >> 32))
+    return run
 
 
 # wave32 saveexec: D = EXEC_LO; EXEC_LO = f(S0, EXEC_LO); SCC = EXEC_LO != 0 (RDNA3 ISA

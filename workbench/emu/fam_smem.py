@@ -106,13 +106,22 @@ def _build_sload_sub(d: Decoded):
     return run
 
 
+def clock_now(st) -> int:
+    """The emulator's clock: wave-instructions the launch has executed so far, a monotonically
+    increasing counter: the per-instruction counts, which the engine keeps current (its
+    ``executed`` total is only settled when a batch ends). s_memtime / s_memrealtime here, and
+    RDNA's SHADER_CYCLES register and MSG_RTN_GET_REALTIME (fam_mode, fam_rdna) read it."""
+    if st.launch is None:
+        return 0
+    return int(sum(st.launch.counts))
+
+
 @semantic("s_memtime", "s_memrealtime")
 def _build_time(d: Decoded):
     (dst,) = d.ops
 
     def run(st, g):
-        # a monotonically increasing counter: the launch's executed wave-instructions
-        t = np.uint64(st.launch.executed if st.launch is not None else 0)
+        t = np.uint64(clock_now(st))
         st.S[dst.idx, g.ix] = np.uint32(int(t) & 0xFFFFFFFF)
         st.S[dst.idx + 1, g.ix] = np.uint32(int(t) >> 32)
     return run

@@ -108,6 +108,17 @@ def _i64(x):
     return np.asarray(x).astype(I64)
 
 
+def _sad(a, b, w: int):
+    """Sum over the w-bit fields of |a - b| (uint32 arrays), as uint32."""
+    a, b = _u64(a), _u64(b)
+    m = U64((1 << w) - 1)
+    s = np.zeros(np.broadcast(a, b).shape, U64)
+    for k in range(0, 32, w):
+        x, y = (a >> U64(k)) & m, (b >> U64(k)) & m
+        s = s + np.where(x > y, x - y, y - x)
+    return (s & U64(0xFFFFFFFF)).astype(U32)
+
+
 def _mask(n):
     return U32((1 << n) - 1)
 
@@ -188,6 +199,18 @@ op("v_cndmask_b32", "u32", "u32 u32", lambda a, b, m: np.where(m, b, a), "cnd")
 op("v_and_b32", "u32", "u32 u32", lambda a, b: a & b)
 op("v_or_b32", "u32", "u32 u32", lambda a, b: a | b)
 op("v_xor_b32", "u32", "u32 u32", lambda a, b: a ^ b)
+op("v_xor3_b32", "u32", "u32 u32 u32", lambda a, b, c: a ^ b ^ c)  # GFX10+ (RDNA3 ISA V_XOR3_B32)
+# sums of absolute differences (CDNA3 ISA V_SAD_U32 "ABSDIFF(S0, S1) + S2", V_SAD_U16 and
+# V_SAD_U8 over the 2 / 4 packed elements, V_SAD_HI_U8 the byte sum shifted left by 16); the
+# sum wraps, or saturates with clamp
+op("v_sad_u32", "u32", "u32 u32 u32", lambda a, b, c: _sad(a, b, 32) + c,
+   sat=lambda a, b, c: _i64(_sad(a, b, 32)) + _i64(c))
+op("v_sad_u16", "u32", "u32 u32 u32", lambda a, b, c: _sad(a, b, 16) + c,
+   sat=lambda a, b, c: _i64(_sad(a, b, 16)) + _i64(c))
+op("v_sad_u8", "u32", "u32 u32 u32", lambda a, b, c: _sad(a, b, 8) + c,
+   sat=lambda a, b, c: _i64(_sad(a, b, 8)) + _i64(c))
+op("v_sad_hi_u8", "u32", "u32 u32 u32", lambda a, b, c: (_sad(a, b, 8) << U32(16)) + c,
+   sat=lambda a, b, c: (_i64(_sad(a, b, 8)) << 16) + _i64(c))
 op("v_xnor_b32", "u32", "u32 u32", lambda a, b: ~(a ^ b))
 op("v_lshlrev_b32", "u32", "u32 u32", lambda a, b: b << (a & S5))
 op("v_lshrrev_b32", "u32", "u32 u32", lambda a, b: b >> (a & S5))
@@ -231,6 +254,8 @@ op("v_max3_u32", "u32", "u32 u32 u32", lambda a, b, c: np.maximum(np.maximum(a, 
 op("v_min3_i32", "i32", "i32 i32 i32", lambda a, b, c: np.minimum(np.minimum(a, b), c))
 op("v_max3_i32", "i32", "i32 i32 i32", lambda a, b, c: np.maximum(np.maximum(a, b), c))
 op("v_med3_i32", "i32", "i32 i32 i32", imed3)
+op("v_med3_i16", "i16", "i16 i16 i16", imed3)  # CDNA3 ISA V_MED3_I16 / V_MED3_U16
+op("v_med3_u16", "u16", "u16 u16 u16", imed3)
 op("v_med3_u32", "u32", "u32 u32 u32", imed3)
 op("v_mul_lo_u32", "u32", "u32 u32", lambda a, b: (_u64(a) * _u64(b)).astype(U32))
 op("v_mul_hi_u32", "u32", "u32 u32", lambda a, b: ((_u64(a) * _u64(b)) >> U64(32)).astype(U32))

@@ -151,8 +151,13 @@ def _scratch(st, g, d, a, mask, nbytes, write):
         bad &= mask
     if bad.any():
         first = int(a[bad][0])
-        fault(st, g, d, "scratch", bad, first,
-              f"private offset {first} outside the {P}-byte per-lane scratch allocation", write)
+        why = f"private offset {first} outside the {P}-byte per-lane scratch allocation"
+        if getattr(st, "dynamic_stack", False):
+            # recursion or indirect calls: the stack is HIP's hipLimitStackSize (emu.launch)
+            why += (" (a call stack overflow? the kernel has a dynamic call stack, which gets "
+                    "HIP's default stack size, hipLimitStackSize = 1024 bytes per thread; a GPU "
+                    "would overrun it the same way)")
+        fault(st, g, d, "scratch", bad, first, why, write)
     waves = np.asarray(g.waves)[:, None]
     base = (waves * 64 + np.arange(64)[None, :]) * st.scratch_stride
     flat = base + (np.where(mask, a, 0) if mask is not None else a)

@@ -25,6 +25,7 @@ from . import (  # noqa: F401
     fam_vf16,
     fam_vf32,
     fam_vf64,
+    fam_vindex,
     fam_vint,
     fam_vlane,
     fam_vmem,

@@ -39,6 +39,11 @@ DEFAULT_BUDGET_PER_WAVE = 200_000  # ... plus this much per wave of the grid
 DEFAULT_TIMEOUT_BASE = 4.0
 DEFAULT_TIMEOUT_PER_WAVE = 0.004
 CHECK_TIMEOUT_FACTOR = 4  # default watchdog multiplier in check mode
+# Per-thread stack a kernel with a dynamic call stack (recursion, indirect calls: the
+# descriptor's USES_DYNAMIC_STACK) gets beyond its fixed private segment: HIP's default
+# hipLimitStackSize, 1024 bytes (HIP documentation, "Call stack": an MI300X "could use
+# 304 · 2048 · 1024 bytes = 608 MiB for the call stack by default")
+DEFAULT_STACK_BYTES = 1024
 STATE_BYTES_PER_BATCH = 384 << 20  # cap on register-file + scratch bytes of one batch
 # The wave64 CDNA targets whose code objects the emulator executes: gfx942 (CDNA3) and gfx950
 # (CDNA4: LLVM AMDGPU.td FeatureISAVersion9_5_Common = FeatureISAVersion9_4_Common plus the
@@ -185,6 +190,8 @@ def execute(info: Any, listing: Any, grid: Sequence[int], block: Sequence[int],
     kview[: min(len(kbytes), ksize)] = np.frombuffer(kbytes, np.uint8)[:ksize]
     lds = desc.group_segment_fixed_size + int(dynamic_lds)
     scratch = desc.private_segment_fixed_size
+    if desc.uses_dynamic_stack:
+        scratch = max(scratch, DEFAULT_STACK_BYTES)
     mem.view(dreg)[:] = np.frombuffer(
         dispatch_packet(grid, block, lds, scratch, kreg.base), np.uint8)
     # entry point: with kernarg preloading the first 256 bytes are a compatibility prologue
@@ -204,7 +211,10 @@ def execute(info: Any, listing: Any, grid: Sequence[int], block: Sequence[int],
         checker = recorder.check = Checker(prog, info.name, lds, info.arch)
     wave_wg: dict[int, int] = {}
     wave_in: dict[int, int] = {}
-    launch = Launch(prog, info.name, mem, budget, recorder, timeout=timeout, started=t0)
+    # the watchdog counts emulation only: decoding a big kernel once (an -O0 build of tens of
+    # thousands of instructions takes seconds) is bounded work, not a runaway loop
+    launch = Launch(prog, info.name, mem, budget, recorder, timeout=timeout,
+                    started=time.monotonic())
     # batches of whole workgroups
     nreg = max(1, prog.info.n_vgpr + prog.info.n_agpr)
     per_wave = nreg * LANES * 4 + LANES * ((scratch + 3) // 4 * 4) + 1024  # wave32: 64 rows too
@@ -226,6 +236,7 @@ def execute(info: Any, listing: Any, grid: Sequence[int], block: Sequence[int],
         st.mem = mem
         st.gen = prog.info.gen
         st.lds_oob = lds_oob
+        st.dynamic_stack = bool(desc.uses_dynamic_stack)  # scratch faults name the stack limit
         st.trace = recorder
         st.launch = launch
         init_batch(st, desc, grid, block, wg_ids, kreg.base, dreg.base, qreg.base, kview,

@@ -94,6 +94,9 @@ RENAMES: dict[str, str] = {
     # GFX11 bit scans (LLVM VOP1Instructions.td: V_CLZ_I32_U32 / V_CTZ_I32_B32 / V_CLS_I32 are
     # the Real names of V_FFBH_U32 / V_FFBL_B32 / V_FFBH_I32, opcodes 0x39..0x3b)
     "v_clz_i32_u32": "v_ffbh_u32", "v_ctz_i32_b32": "v_ffbl_b32", "v_cls_i32": "v_ffbh_i32",
+    # GFX11 float->int roundings (VOP1 0x0c/0x0d: V_CVT_NEAREST_I32_F32 / V_CVT_FLOOR_I32_F32
+    # are the Real names of V_CVT_RPI_I32_F32 / V_CVT_FLR_I32_F32)
+    "v_cvt_nearest_i32_f32": "v_cvt_rpi_i32_f32", "v_cvt_floor_i32_f32": "v_cvt_flr_i32_f32",
     # SALU (LLVM SOPInstructions.td GFX11 renames; GFX12 "_co" names)
     "s_and_not1_b32": "s_andn2_b32", "s_and_not1_b64": "s_andn2_b64",
     "s_or_not1_b32": "s_orn2_b32", "s_or_not1_b64": "s_orn2_b64",

@@ -37,6 +37,7 @@ class Decoded:
     ops: list  # positional operands: workbench.emu.operands.Operand
     mods: dict = field(default_factory=dict)  # "offset" -> 16, "glc" -> True, "op_sel" -> [..]
     kernel: Any = None  # the ProgramInfo (kernel-wide facts: denorm modes, LDS size, ...)
+    gpr_idx: int = 0  # gfx9 VGPR index mode in force: its field mask (fam_vindex), 0 = off
 
     @property
     def addr(self) -> int:
