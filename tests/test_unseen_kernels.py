@@ -1133,6 +1133,43 @@ def short_med3(arch):
     np.testing.assert_array_equal(out, np.clip(a + b, -100, 100))
 
 
+# ---------------------------------------------------------------- lower-level builtins
+
+def buffer_copy(arch):
+    """Raw buffer loads/stores through a buffer resource: lanes past num_records read 0 and
+    their stores are dropped (range checking), so dst keeps its guard values."""
+    x = _rng().standard_normal(100).astype(np.float32)
+    dst = np.full(128, 7.0, np.float32)
+    _k("lowlevel.hip", "buffer_copy", arch)[1, 128](x, dst[:100], 100)
+    np.testing.assert_array_equal(dst[:100], 2 * x)
+
+
+def nontemporal(arch):
+    x = _rng().standard_normal(100).astype(np.float32)
+    y = np.zeros_like(x)
+    _k("lowlevel.hip", "nontemporal", arch)[1, 128](x, y, 100)
+    np.testing.assert_array_equal(y, x + 1)
+
+
+def scoped_atomics(arch):
+    x = _rng().integers(-50, 50, 128).astype(np.float32)
+    counter, flags = np.zeros(3, np.int32), np.array([0, 4, 0], np.int32)
+    wide, fsum = np.zeros(1, np.uint64), np.zeros(1, np.float32)
+    _k("lowlevel.hip", "scoped_atomics", arch)[1, 128](counter, flags, wide, fsum, x)
+    np.testing.assert_array_equal(counter, [128, 256, 127])
+    np.testing.assert_array_equal(flags, [7, 4, 9])
+    assert wide[0] == np.uint64(2**64 - 1) and fsum[0] == x.sum()
+
+
+def sgemm_tiled(arch):
+    M, N, K = 40, 36, 50
+    a = _rng().integers(-3, 4, (M, K)).astype(np.float32)
+    b = _rng(9).integers(-3, 4, (K, N)).astype(np.float32)
+    c = np.zeros((M, N), np.float32)
+    _k("lowlevel.hip", "sgemm_tiled", arch)[(3, 3), (16, 16)](a, b, c, M, N, K)
+    np.testing.assert_array_equal(c, a @ b)  # small integers: exact
+
+
 CASES = {
     f.__name__: (f, archs) for f, archs in [
         (warp_sum, ALL + W64), (warp_max_xor, ALL + W64), (ballot, ALL + W64),
@@ -1158,6 +1195,7 @@ CASES = {
         (short_med3, ALL), (mfma16, ("gfx942", "gfx950")),
         (mfma32, ("gfx942", "gfx950", "gfx942-O1", "gfx950-O1")),
         (wmma11, ("gfx1100", "gfx1100-O1")), (wmma12, ("gfx1201", "gfx1201-O1")),
+        (buffer_copy, ALL), (nontemporal, ALL), (scoped_atomics, ALL), (sgemm_tiled, ALL),
     ]
 }
 PARAMS_LIST = [(n, a) for n, (_, archs) in CASES.items() for a in archs]
