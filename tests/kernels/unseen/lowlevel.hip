@@ -3,7 +3,7 @@
 #include <hip/hip_runtime.h>
 
 __device__ __amdgpu_buffer_rsrc_t make_rsrc(const void* p, int bytes) {
-#if defined(__gfx1100__) || defined(__gfx1201__)
+#if defined(__GFX11__) || defined(__GFX12__)
   const int flags = 0x31014000;  // RDNA3/4 dword 3 used by CK-style code (format, oob select)
 #else
   const int flags = 0x00020000;  // CDNA: DATA_FORMAT = 32
