@@ -45,9 +45,11 @@ def write_settings(root: Path) -> Path:
     return settings
 
 
-def start_lab(root: Path, port: int, log: Path, timeout_s: float = 60) -> subprocess.Popen:
+def start_lab(root: Path, port: int, log: Path, timeout_s: float = 60,
+              extra_args: tuple[str, ...] = ()) -> subprocess.Popen:
     """``jupyter lab`` on ``root`` (this interpreter's environment, so kernels import this
-    checkout when PYTHONPATH says so); returns once /api/status answers."""
+    checkout when PYTHONPATH says so), with ``extra_args`` appended to its command line;
+    returns once /api/status answers."""
     (root / ".workspaces").mkdir(exist_ok=True)
     settings = write_settings(root)
     cmd = [sys.executable, "-m", "jupyterlab", "--no-browser", f"--port={port}",
@@ -56,7 +58,7 @@ def start_lab(root: Path, port: int, log: Path, timeout_s: float = 60) -> subpro
            "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
            f"--LabApp.extra_labextensions_path={LABEXT_DIR}",
            f"--LabApp.workspaces_dir={root / '.workspaces'}",
-           f"--LabApp.user_settings_dir={settings}"]
+           f"--LabApp.user_settings_dir={settings}", *extra_args]
     if os.getuid() == 0:
         cmd.append("--allow-root")
     env = dict(os.environ)
