@@ -9,8 +9,9 @@ command "Run All Cells", waits until the kernel is idle and no cell is queued, a
 notebook: code cells run, error outputs of cells not tagged ``raises-exception`` (with their
 text), JavaScript page/console errors, widget views that failed ("Error displaying widget",
 "Loading widget..." left behind, a widget output with nothing drawn) and bokeh roots drawn
-empty, and the time taken. A full-page screenshot per notebook goes to build/e2e/run-all/.
-Exit status 1 on any failure. Needs /usr/bin/chromium (tools/setup-system.sh chromium) and
+empty, the time taken and the slowest cell ("cell N": the cell's 0-based index in the
+notebook). A full-page screenshot per notebook goes to build/e2e/run-all/. Exit status 1 on any
+failure. Needs /usr/bin/chromium (tools/setup-system.sh chromium) and
 python playwright (the [dev] extra); no browser download.
 """
 
@@ -25,6 +26,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Iterator
+from datetime import datetime
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -35,7 +37,8 @@ from labserver import CHROMIUM, FLAGS, TOKEN, cleared_copy, free_port, start_lab
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
 # The open notebook's model, read through window.jupyterapp (--expose-app-in-browser): per code
-# cell its index, execution count, tags, widget-view outputs, error outputs and stderr text; the
+# cell its index, execution count, tags, run timestamps (recordTiming), widget-view outputs, error
+# outputs and stderr text; the
 # number of cells queued or running ('*' prompts) and the kernel status.
 MODEL_FACTS = """name => {
     const app = window.jupyterapp;
@@ -49,6 +52,7 @@ MODEL_FACTS = """name => {
         const outs = [];
         for (let j = 0; j < c.outputs.length; j++) outs.push(c.outputs.get(j).toJSON());
         cells.push({index: i, count: c.executionCount, tags: c.getMetadata('tags') || [],
+                    timing: c.getMetadata('execution') || {},
                     views: outs.filter(o => o.data &&
                         o.data['application/vnd.jupyter.widget-view+json']).length,
                     errors: outs.filter(o => o.output_type === 'error')
@@ -137,10 +141,11 @@ def _screenshot(page, path: Path, max_height: int = 30_000) -> None:
     """The whole notebook in one picture: the page is made as tall as the notebook's scroll
     area (JupyterLab scrolls inside the page, so a plain full-page shot is one screen)."""
     vp = page.viewport_size
+    page.evaluate("() => window.jupyterapp.shell.collapseLeft()")  # the file browser
+    page.wait_for_timeout(500)
     extra = page.evaluate("""() => {
         const s = document.querySelector('.jp-NotebookPanel .jp-WindowedPanel-outer');
         return s ? s.scrollHeight - s.clientHeight : 0; }""")
-    page.evaluate("() => window.jupyterapp.shell.collapseLeft()")  # the file browser
     page.set_viewport_size({"width": vp["width"], "height": min(vp["height"] + extra,
                                                                 max_height)})
     page.wait_for_timeout(1500)  # bokeh and widget layouts follow the new size
@@ -149,6 +154,17 @@ def _screenshot(page, path: Path, max_height: int = 30_000) -> None:
     page.wait_for_timeout(500)
     page.screenshot(path=str(path), full_page=True)
     page.set_viewport_size(vp)
+
+
+def _seconds(timing: dict) -> float | None:
+    """How long a cell ran (kernel-side, execute_input -> execute_reply), from the timestamps
+    JupyterLab records in its metadata; None when missing."""
+    try:
+        t0 = datetime.fromisoformat(timing["iopub.execute_input"].replace("Z", "+00:00"))
+        t1 = datetime.fromisoformat(timing["shell.execute_reply"].replace("Z", "+00:00"))
+    except (KeyError, ValueError, AttributeError):
+        return None
+    return (t1 - t0).total_seconds()
 
 
 def check(browser, base: str, nb: Path, out: Path, timeout_s: float, page=None) -> dict:
@@ -177,10 +193,14 @@ def check(browser, base: str, nb: Path, out: Path, timeout_s: float, page=None) 
     rep = {"notebook": nb.name, "cells": len(cells),
            "run": sum(c["count"] is not None for c in cells), "timed_out": timed_out,
            "seconds": round(seconds, 1), "js_errors": js, "screenshot": str(shot),
-           "errors": [], "expected_errors": 0, "stderr": [], "render": []}
+           "errors": [], "expected_errors": 0, "stderr": [], "render": [],
+           "slowest": ("none", 0.0)}
     for i, c in enumerate(cells):
         d = dom[i] if i < len(dom) else None
         where = f"cell {c['index']}"
+        took = _seconds(c["timing"])
+        if took is not None and took > rep["slowest"][1]:
+            rep["slowest"] = (where, round(took, 1))
         if c["errors"]:
             if "raises-exception" in c["tags"]:
                 rep["expected_errors"] += 1
@@ -211,7 +231,8 @@ def _print(rep: dict) -> None:
           f"code cells run, {len(rep['errors'])} error outputs "
           f"(+{rep['expected_errors']} tagged raises-exception), {len(rep['js_errors'])} JS "
           f"errors, {rep['widget_views']} widget views, {rep['bokeh_roots']} bokeh roots, "
-          f"{rep['canvases']} canvases, {rep['seconds']} s"
+          f"{rep['canvases']} canvases, {rep['seconds']} s (slowest: {rep['slowest'][0]}, "
+          f"{rep['slowest'][1]} s)"
           + ("  TIMED OUT" if rep["timed_out"] else ""), flush=True)
     for key in ("errors", "js_errors", "render", "stderr"):
         for line in rep[key]:

@@ -35,9 +35,11 @@ def free_port() -> int:
 
 def write_settings(root: Path) -> Path:
     """User settings of the test's lab: every cell laid out (no windowing: off-screen editors
-    exist, so their tokens can be read) and no news prompt over the page."""
+    exist, so their tokens can be read), each cell's run recorded in its metadata (start and end
+    times, which tools/run_all_in_lab.py reports) and no news prompt over the page."""
     settings = root / ".settings"
-    for ext, name, value in (("notebook-extension", "tracker", {"windowingMode": "none"}),
+    tracker = {"windowingMode": "none", "recordTiming": True}
+    for ext, name, value in (("notebook-extension", "tracker", tracker),
                              ("apputils-extension", "notification", {"fetchNews": "false"})):
         d = settings / f"@jupyterlab/{ext}"
         d.mkdir(parents=True, exist_ok=True)
