@@ -152,7 +152,13 @@ def _screenshot(page, path: Path, max_height: int = 30_000) -> None:
     page.evaluate("""() => { const s = document.querySelector(
         '.jp-NotebookPanel .jp-WindowedPanel-outer'); if (s) s.scrollTop = 0; }""")
     page.wait_for_timeout(500)
-    page.screenshot(path=str(path), full_page=True)
+    # down to the last cell (the notebook leaves room to scroll past its end: not pictured)
+    bottom = page.evaluate("""() => { const c = [...document.querySelectorAll(
+        '.jp-NotebookPanel .jp-Cell')].pop(); return c ? c.getBoundingClientRect().bottom : 0; }""")
+    size = page.viewport_size
+    height = min(size["height"], max(vp["height"], int(bottom) + 24))
+    page.screenshot(path=str(path), clip={"x": 0, "y": 0, "width": size["width"],
+                                          "height": height})
     page.set_viewport_size(vp)
 
 
