@@ -39,12 +39,37 @@ def mfma_report():
 
 # -- physics checks ------------------------------------------------------------------------------
 def test_mfma_only_loop_at_full_occupancy_models_at_least_98_percent_of_peak(mfma_report):
+    """>= 98% MFMA efficiency and >= 98% of the matrix peak at the modelled clock.
+
+    The spec peak (1307.4 TF bf16 on MI300X) assumes the 2.1 GHz max engine clock, which AMD's
+    own measurements show is not sustained under matrix load (rocm-blogs measuring-max-
+    achievable-flops-part2: MI300X BF16 at a 1207 MHz median clock, the power-limited clock), so
+    the model runs an MFMA-bound kernel at its power-limited clock: the check is against the
+    peak at that clock; at clock='max' it holds against the spec peak itself.
+    """
     r = mfma_report
     assert r.workgroups_per_cu == 8 and r.dtype == "bf16"
+    assert r.clock_mode == "modelled"
     assert r.mfma_efficiency >= 0.98
-    assert r.percent_of_peak >= 98.0
-    assert r.percent_of_peak <= 100.0
+    assert 98.0 <= r.percent_of_peak_at_clock <= 100.0
     assert r.limiter.startswith("MFMA-bound")
+    # the clock: MFMA load ~99% -> close to the MAF clock (1.207 GHz), far below the max clock
+    sustained = r.chip["clock_sustained_ghz_bf16"]
+    assert r.mfma_load >= 0.98
+    assert sustained <= r.clock_ghz <= sustained + 0.02 * (2.1 - sustained) + 1e-9
+    assert r.percent_of_peak == pytest.approx(r.percent_of_peak_at_clock * r.clock_ghz / 2.1)
+
+
+def test_mfma_only_loop_at_the_max_clock_models_at_least_98_percent_of_the_spec_peak(
+        mfma_report):
+    k = _kernel("mfma_loop", "mfma_loop.hip")
+    g = mfma_report.workgroups
+    r = k.timing[g, 256](np.zeros(g * 256, np.float32), 256, chip="mi300x", clock="max")
+    assert r.clock_mode == "max" and r.clock_ghz == 2.1
+    assert 98.0 <= r.percent_of_peak <= 100.0
+    # the modelled report's max-clock figure is this run's
+    assert mfma_report.tflops_at_max_clock == pytest.approx(r.tflops, rel=1e-9)
+    assert "the max engine clock (clock='max')" in r.summary()
 
 
 def test_streaming_copy_models_the_achievable_hbm_bandwidth_not_above():
@@ -58,6 +83,43 @@ def test_streaming_copy_models_the_achievable_hbm_bandwidth_not_above():
     assert r.gbs >= 0.95 * achievable
     assert r.limiter.startswith("VMEM-bound")
     assert not y.any()  # timing runs part of the grid and writes nothing back
+    # no MFMA work: no power-limited clock drop, the copy runs at the max engine clock
+    assert r.mfma_load == 0 and r.clock_ghz == r.chip["clock_ghz"]
+
+
+def test_the_modelled_clock_follows_the_linear_rule_between_sourced_endpoints():
+    for chip in CHIPS.values():
+        top = chip["clock_ghz"]
+        for dt in ("bf16", "f16", "fp8", "f32"):
+            low = chip[chip.sustained_clock_key(dt)]
+            assert low < top
+            assert chip.clock_ghz_at(0.0, dt) == top
+            assert chip.clock_ghz_at(1.0, dt) == pytest.approx(low)
+            assert chip.clock_ghz_at(0.5, dt) == pytest.approx((top + low) / 2)
+        assert chip.params["clock_load_rule"].assumed
+        for key, p in chip.params.items():
+            if key.startswith("clock_sustained_ghz_"):
+                assert p.source.split()[0] in ("MAF", "GLUON"), key
+    # the arithmetic of the sourced values (rocm-blogs gluon-gemm-tutorial, MAF part 2)
+    mi355 = get_chip("mi355x")
+    assert mi355["clock_sustained_ghz_fp8"] == pytest.approx(3257e12 / (256 * 8192 * 0.9972)
+                                                             / 1e9, abs=1e-3)
+    assert mi355["clock_sustained_ghz_f16"] == pytest.approx(1489e12 / (256 * 4096 * 0.9875)
+                                                             / 1e9, abs=1e-3)
+    assert get_chip("mi300x")["clock_sustained_ghz_bf16"] == 1.207
+
+
+def test_a_fixed_clock_scales_time_and_a_bad_clock_is_refused():
+    prog = ["v_mfma_f32_16x16x16_bf16 a[0:3], v[0:1], v[2:3], a[0:3]"] * 8 + ["s_endpgm"]
+    top = predict(_stream(prog), "mi300x", clock="max")
+    half = predict(_stream(prog), "mi300x", clock=1.05)
+    assert half.clock_mode == "given" and half.cycles == top.cycles
+    assert half.seconds == pytest.approx(2 * top.seconds)
+    assert "given (clock=1.05)" in half.summary()
+    with pytest.raises(ValueError, match="runs at most at 2.1 GHz"):
+        predict(_stream(prog), "mi300x", clock=3.0)
+    with pytest.raises(ValueError, match="clock='fast': use 'modelled'"):
+        predict(_stream(prog), "mi300x", clock="fast")
 
 
 # -- parts ---------------------------------------------------------------------------------------
@@ -103,6 +165,8 @@ def test_timing_errors_name_the_chip_and_the_arch(mfma_report):
         k.timing[1, 64](x, x.copy(), 64, chip="mi355x")
     with pytest.raises(LaunchError, match="chip='rdna9'"):
         k.timing[1, 64](x, x.copy(), 64, chip="rdna9")
+    with pytest.raises(LaunchError, match="clock='turbo': use 'modelled'"):
+        k.timing[1, 64](x, x.copy(), 64, chip="mi300x", clock="turbo")
     with pytest.raises(LaunchError, match=r"kernel.timing\[grid, block\]"):
         k.timing[1](x, x.copy(), 64)
 
@@ -119,6 +183,8 @@ def test_report_text_is_labelled_modelled_and_lists_sources(mfma_report):
     t = mfma_report.text()
     assert "modelled" in mfma_report.summary()
     assert "FACTS §6" in t and "ASSUMPTION" in t and "L2 hit model" in t
+    assert "power-limited clock under 99% MFMA load: 1.21 GHz (modelled;" in t
+    assert "clock_load_rule" in t and "MAF:" in t
     assert "<details>" in mfma_report._repr_html_()
 
 

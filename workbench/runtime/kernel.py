@@ -380,16 +380,19 @@ class _TimingLauncher:
 
     def __call__(self, *args: Any, chip: str = "mi355x", flops: float | None = None,
                  max_rows: int | None = None, budget: int | None = None,
-                 timeout: Any = None):
+                 timeout: Any = None, clock: str | float = "modelled"):
         """Modelled timing on ``chip`` ('mi300x' gfx942, 'mi355x' gfx950).
 
         ``flops``: useful FLOPs of the launch (default: the MFMA FLOPs it executes);
+        ``clock``: 'modelled' (default: the power-limited engine clock under the kernel's MFMA
+        load, from AMD's measured sustained clocks), 'max' (the max engine clock, which the
+        spec peaks assume) or a fixed clock in GHz;
         ``max_rows``: wave-instructions simulated before extrapolating; ``budget``/``timeout``:
         the emulator's limits for the recorded workgroups (default: no wall-clock limit).
         """
         from ..emu.launch import UNSET
         from ..timing import get_chip, predict
-        from ..timing.model import DEFAULT_MAX_ROWS
+        from ..timing.model import DEFAULT_MAX_ROWS, parse_clock
         from .emulator import EmulatorDevice
 
         k = self.kernel
@@ -397,6 +400,10 @@ class _TimingLauncher:
             ch = get_chip(chip)
         except ValueError as e:
             raise LaunchError(f"chip={chip!r}: {e}") from None
+        try:
+            parse_clock(clock, ch)
+        except (TypeError, ValueError) as e:
+            raise LaunchError(str(e)) from None
         if ch.arch not in k.module.archs:
             raise LaunchError(f"{k.name} was compiled for {', '.join(k.module.archs)} but "
                               f"{ch.name} runs {ch.arch} code objects: compile with --arch "
@@ -422,4 +429,4 @@ class _TimingLauncher:
             res = record(per_cu)
         return predict(res.stream, ch, total_workgroups=grid3[0] * grid3[1] * grid3[2],
                        workgroups_per_cu=per_cu, footprint_bytes=footprint, flops=flops,
-                       max_rows=max_rows or DEFAULT_MAX_ROWS)
+                       max_rows=max_rows or DEFAULT_MAX_ROWS, clock=clock)

@@ -6,7 +6,15 @@ in this project's references and are stated as such wherever the report lists it
 
 Source keys (full titles in ``SOURCES``): FACTS = shared/reference/amd_hw_facts.md, PERF =
 shared/reference/tutorial_perf_anchors.md, SCHED = LLVM AMDGPU SISchedule.td, GCN = AMD "Graphics
-Cores Next architecture" white paper (2012), RPC = rocprofiler-compute docs (conceptual/*.rst).
+Cores Next architecture" white paper (2012), RPC = rocprofiler-compute docs (conceptual/*.rst),
+MAF / GLUON = AMD's measured clocks under matrix load (the power-limited clock).
+
+The clock: ``clock_ghz`` is the maximum engine clock, which the spec peaks assume. AMD's own
+measurements show it is not sustained under matrix load (MAF: MI300X at its max-achievable BF16
+FLOPs runs at a 1207 MHz median clock, against 2.1 GHz; GLUON: MI355X GEMMs imply 1.44-1.56 GHz,
+against 2.4 GHz). ``clock_sustained_ghz_<dtype>`` holds those figures; ``clock_ghz_at`` gives the
+modelled clock of a kernel from its MFMA-pipe busy fraction by the rule in ``clock_load_rule``
+(an ASSUMPTION: linear between the max clock at 0% and the sustained clock at 100%).
 """
 from __future__ import annotations
 
@@ -45,6 +53,17 @@ SOURCES = {
     "LATMEAS2": "tingqli/pyhip docs/mem_latency.md (commit 3b45d9d): s_memtime-timed loads, "
                 "one wave per CU, on MI308X (gfx942): buffer_load_dwordx4 latency 500-800, "
                 "ds_read_b128 / b32 50 / 55 cycles",
+    "MAF": "ROCm/rocm-blogs blogs/software-tools-optimization/measuring-max-achievable-flops-"
+           "part2/README.md (AMD, Feb 2025), Table 1: MI300X max-achievable FLOPs (hipBLASLt, "
+           "4096x4864x32896, trig_float data) with the median clock: FP16 654 TF (1115 MHz), "
+           "BF16 708 TF (1207 MHz), FP8 1273 TF (1230 MHz); 'the power management system reduces "
+           "the clock speed when running dense tensor-core logic'; software efficiency up to 94%; "
+           "low-toggle data (zeros) can inflate the clock by more than 50%",
+    "GLUON": "ROCm/rocm-blogs blogs/software-tools-optimization/gluon-gemm-tutorial/README.md "
+             "(AMD, Apr 2026), MI355: FP16 4096x4096x8192 at 1489 TFLOPS with 98.75% MFMA "
+             "efficiency, BF8 4096x4096x16384 at 3257 TFLOPS with 99.72% (ATT hot-loop MFMA "
+             "busy, 'clock-independent'); fewer L2 misses -> 'power drops ... sustained clock "
+             "... lifts'",
     "ASSUMPTION": "no primary source found in this project's references; a stated model choice",
 }
 
@@ -82,15 +101,31 @@ class Chip:
 
     @property
     def clock_hz(self) -> float:
+        """The maximum engine clock (what the spec peaks assume)."""
         return self["clock_ghz"] * 1e9
 
-    def peak_flops(self, dtype: str) -> float | None:
-        """Dense matrix peak in FLOP/s for 'bf16' (also f16), 'fp8', 'f32', or None."""
+    def peak_flops(self, dtype: str, clock_hz: float | None = None) -> float | None:
+        """Dense matrix peak in FLOP/s for 'bf16' (also f16), 'fp8', 'f32', or None; at the max
+        clock unless ``clock_hz`` is given."""
         key = {"bf16": "flop_per_cu_clk_bf16", "f16": "flop_per_cu_clk_bf16",
                "fp8": "flop_per_cu_clk_fp8", "f32": "flop_per_cu_clk_f32"}.get(dtype)
         if key is None or key not in self.params:
             return None
-        return self["cus"] * self.clock_hz * self[key]
+        return self["cus"] * (clock_hz or self.clock_hz) * self[key]
+
+    def sustained_clock_key(self, dtype: str) -> str:
+        """The ``clock_sustained_ghz_*`` parameter for a matrix dtype: its own where a source
+        gives one, else bf16's (the table's notes say which dtypes reuse it)."""
+        key = f"clock_sustained_ghz_{dtype}"
+        return key if key in self.params else "clock_sustained_ghz_bf16"
+
+    def clock_ghz_at(self, mfma_busy: float, dtype: str) -> float:
+        """Modelled engine clock (GHz) of a kernel whose MFMA pipes are busy ``mfma_busy`` of the
+        time chip-wide, with ``dtype`` its dominant matrix type (``clock_load_rule``)."""
+        top = self["clock_ghz"]
+        low = self[self.sustained_clock_key(dtype)]
+        u = min(1.0, max(0.0, float(mfma_busy)))
+        return top - self["clock_load_rule"] * (top - low) * u
 
     @property
     def hbm_bytes_per_s(self) -> float:
@@ -163,8 +198,30 @@ def _common(lds_read_port: float, lds_read_src: str) -> dict:
     }
 
 
+def _clock_rule() -> dict:
+    return {"clock_load_rule": Param(
+        1.0, "x (max - sustained) per unit of MFMA busy",
+        "ASSUMPTION: modelled clock = max clock - (max clock - sustained clock of the kernel's "
+        "dominant matrix dtype) x the kernel's MFMA-pipe busy fraction, chip-wide (the grid's "
+        "MFMA pipe cycles over 4 pipes x CUs x the modelled cycles); linear, no source gives the "
+        "clock as a function of load",
+        "the endpoints are sourced (max clock; MAF / GLUON sustained clocks), the line between "
+        "them is not; input data toggle rates (MAF) are not modelled")}
+
+
 MI300X = Chip("mi300x", "AMD Instinct MI300X", "gfx942", {
     **_device("gfx942", ("bf16", "fp8", "f32")),
+    "clock_sustained_ghz_bf16": Param(
+        1.207, "GHz", "MAF (MI300X BF16 MAF 708 TF at a 1207 MHz median clock)",
+        "708e12 / (304 CUs x 2048 FLOP/clk x 1.207e9) = 94% MFMA busy at that clock, taken as "
+        "the full-load clock; the other matrix dtypes (f32, i8, f64) have no figure and reuse it"),
+    "clock_sustained_ghz_f16": Param(
+        1.115, "GHz", "MAF (MI300X FP16 MAF 654 TF at a 1115 MHz median clock)",
+        "654e12 / (304 x 2048 x 1.115e9) = 94% MFMA busy, taken as the full-load clock"),
+    "clock_sustained_ghz_fp8": Param(
+        1.230, "GHz", "MAF (MI300X FP8 MAF 1273 TF at a 1230 MHz median clock)",
+        "1273e12 / (304 x 4096 x 1.230e9) = 83% MFMA busy, taken as the full-load clock"),
+    **_clock_rule(),
     "hbm_achievable_tbs": Param(4.11, "TB/s", "BENCH (measured BabelStream Copy on an Azure "
                                 "ND MI300X v5)"),
     "lds_banks": Param(32, "banks x 4 B", "FACTS §3.1"),
@@ -173,6 +230,18 @@ MI300X = Chip("mi300x", "AMD Instinct MI300X", "gfx942", {
 
 MI355X = Chip("mi355x", "AMD Instinct MI355X", "gfx950", {
     **_device("gfx950", ("bf16", "fp8")),
+    "clock_sustained_ghz_fp8": Param(
+        1.557, "GHz", "GLUON (MI355 BF8 GEMM: 3257 TFLOPS at 99.72% MFMA efficiency)",
+        "3257e12 / (256 CUs x 8192 FLOP/clk x 0.9972) = 1.557e9; a lower bound (the whole "
+        "kernel's MFMA busy is at most the hot loop's)"),
+    "clock_sustained_ghz_f16": Param(
+        1.438, "GHz", "GLUON (MI355 FP16 GEMM: 1489 TFLOPS at 98.75% MFMA efficiency)",
+        "1489e12 / (256 x 4096 x 0.9875) = 1.438e9; a lower bound as for fp8"),
+    "clock_sustained_ghz_bf16": Param(
+        1.438, "GHz", "GLUON (the FP16 figure: no BF16 figure found; same MFMA rate)",
+        "as clock_sustained_ghz_f16 (MAF: on MI300X BF16 ran 8% faster than FP16); the "
+        "other matrix dtypes reuse it too"),
+    **_clock_rule(),
     "hbm_achievable_tbs": Param(6.2, "TB/s", "BENCH-derived: MI300X's measured copy fraction "
                                 "(4.11 / 5.3 = 0.775) times 8.0 TB/s; no MI355X copy measurement "
                                 "found"),

@@ -5,6 +5,9 @@ the kernel's speed; the grid is that CU's time multiplied out with wave quantisa
 chip's XCDs and CUs (workgroups are dispatched round-robin to the XCDs, then to their CUs).
 
 Stated model choices (also printed in every report):
+* Clock: cycles become seconds at the modelled engine clock: the power-limited clock under the
+  kernel's chip-wide MFMA load (chips.py ``clock_ghz_at``: linear between the max clock and the
+  sustained clock AMD measured under full matrix load); ``clock='max'`` gives the max clock.
 * L2 hit model: the kernel's footprint (every byte of its buffers) crosses HBM once; every other
   requested line hits L2 (or the Infinity Cache). So the missing fraction of line bytes is
   footprint / (line bytes the whole grid requests), capped at 1. No L1 reuse is modelled.
@@ -28,7 +31,7 @@ import numpy as np
 
 from . import classes as C
 from .chips import Chip, get_chip
-from .costs import row_costs
+from .costs import at_clock, row_costs
 from .report import TimingReport
 from .simulate import SimResult, simulate
 from .stream import InstStream
@@ -43,7 +46,11 @@ NOTES = (
     "sched_barrier/sched_group_barrier are compile-time only.",
     "When fewer workgroups were emulated than a CU holds, their streams are replayed for the "
     "others (long kernels emulate one workgroup).",
-    "Not modelled: clock drop under power limits (the peak clock is used), instruction-cache "
+    "Clock: the power-limited engine clock falls linearly with the kernel's chip-wide MFMA "
+    "load from the max clock to the measured sustained clock (MAF, GLUON; the line is an "
+    "ASSUMPTION); latencies stay in shader cycles as measured; HBM bytes per cycle follow the "
+    "clock (one re-simulation at the modelled clock when that changes a cost).",
+    "Not modelled: input-data toggle rates (they move the clock, MAF), instruction-cache "
     "misses, L1/TLB/Infinity-Cache effects, each XCD's L2 fetching its own copy of shared "
     "lines, queueing at the L2 channels, imbalance between XCDs, dispatch delays.",
 )
@@ -82,19 +89,40 @@ def _placement(stream: InstStream, groups: list[int], k: int):
     return rows_of, simd_of, group_of
 
 
+def parse_clock(clock: str | float, ch: Chip) -> tuple[str, float]:
+    """('modelled' | 'max' | 'given', GHz) from the ``clock`` argument."""
+    if isinstance(clock, str):
+        if clock == "modelled":
+            return "modelled", ch["clock_ghz"]
+        if clock == "max":
+            return "max", ch["clock_ghz"]
+        raise ValueError(f"clock={clock!r}: use 'modelled' (the power-limited clock under the "
+                         f"kernel's MFMA load), 'max' ({ch['clock_ghz']:g} GHz) or a clock in "
+                         f"GHz")
+    ghz = float(clock)
+    if not 0.1 <= ghz <= ch["clock_ghz"]:
+        raise ValueError(f"clock={clock!r} GHz: {ch.name} runs at most at {ch['clock_ghz']:g} "
+                         f"GHz (its max engine clock)")
+    return "given", ghz
+
+
 def predict(stream: InstStream, chip: str | Chip = "mi355x", *, total_workgroups: int | None = None,
             workgroups_per_cu: int | None = None, footprint_bytes: int | None = None,
-            flops: float | None = None, max_rows: int = DEFAULT_MAX_ROWS) -> TimingReport:
+            flops: float | None = None, max_rows: int = DEFAULT_MAX_ROWS,
+            clock: str | float = "modelled") -> TimingReport:
     """Modelled time of the whole launch from the streams of the workgroups one CU holds.
 
     ``total_workgroups``: workgroups of the launch (default: the grid's); ``workgroups_per_cu``:
     resident workgroups per CU (default: all recorded; more than recorded replays them);
     ``footprint_bytes``: bytes of the kernel's buffers (the L2 hit model; default: the
     recorded line bytes, i.e. no reuse);
-    ``flops``: useful FLOPs of the launch (default: the MFMA FLOPs of the streams x grid).
+    ``flops``: useful FLOPs of the launch (default: the MFMA FLOPs of the streams x grid);
+    ``clock``: 'modelled' (default: the power-limited clock under the kernel's MFMA load, see
+    ``chips``), 'max' (the max engine clock the spec peaks assume) or a fixed clock in GHz.
     """
     t0 = time.perf_counter()
     ch = get_chip(chip)
+    mode, ghz = parse_clock(clock, ch)
     if stream.arch != ch.arch:
         raise ValueError(f"the stream is {stream.arch} code but {ch.name} runs {ch.arch}: "
                          f"compile for {ch.arch}")
@@ -131,47 +159,66 @@ def predict(stream: InstStream, chip: str | Chip = "mi355x", *, total_workgroups
     rounds = full + (k_last / k if k_last else 0.0)
     base_rows = sum(len(r) for r in rows_of.values())
 
-    def tail() -> float:
-        """Time of a partly filled last round: its k_last workgroups simulated alone."""
-        if not k_last:
-            return 0.0
-        r2, s2, g2 = _placement(stream, groups, k_last)
-        return _extrapolated_cycles(simulate(r2, s2, g2, costs, ch, vm_latency=int(vm_lat),
-                                             max_rows=max_rows, max_spans=0))
-    if full >= 2 and 2 * base_rows <= max_rows:
-        # the dispatcher refills the CU as workgroups end: simulate two generations and take
-        # the second one's time as the steady-state time per full round
-        sim = simulate(rows_of, simd_of, group_of, costs, ch, vm_latency=int(vm_lat),
-                       max_rows=max_rows, generations=2)
-        first, per = sim.gen_end[0], sim.gen_end[1] - sim.gen_end[0]
-        # a round cannot take less than its demand on the busiest shared server (stores still
-        # drain after s_endpgm, so the end times alone can undercount a round)
-        demand = max(sim.vmem_busy / 2, sim.lds_busy / 2, sim.mfma_busy / 8)
-        first, per = max(first, demand), max(per, demand)
-        drain = sim.cycles - sim.gen_end[1]
-        cycles = first + (full - 1) * per + (tail() if k_last else drain)
-        t_batch = float(per)
-    elif full >= 1:  # one full round simulated (long streams: prefix, extrapolated) per round
-        sim = simulate(rows_of, simd_of, group_of, costs, ch, vm_latency=int(vm_lat),
-                       max_rows=max_rows)
-        t_batch = _extrapolated_cycles(sim)
-        cycles = full * t_batch + tail()
-    else:
+    def run(costs) -> tuple:
+        """(last simulation, launch cycles, cycles per full round, its SIMD and group maps)."""
+        def tail() -> float:
+            """Time of a partly filled last round: its k_last workgroups simulated alone."""
+            if not k_last:
+                return 0.0
+            r2, s2, g2 = _placement(stream, groups, k_last)
+            return _extrapolated_cycles(simulate(r2, s2, g2, costs, ch, vm_latency=int(vm_lat),
+                                                 max_rows=max_rows, max_spans=0))
+        if full >= 2 and 2 * base_rows <= max_rows:
+            # the dispatcher refills the CU as workgroups end: simulate two generations and
+            # take the second one's time as the steady-state time per full round
+            sim = simulate(rows_of, simd_of, group_of, costs, ch, vm_latency=int(vm_lat),
+                           max_rows=max_rows, generations=2)
+            first, per = sim.gen_end[0], sim.gen_end[1] - sim.gen_end[0]
+            # a round cannot take less than its demand on the busiest shared server (stores
+            # still drain after s_endpgm, so the end times alone can undercount a round)
+            demand = max(sim.vmem_busy / 2, sim.lds_busy / 2, sim.mfma_busy / 8)
+            first, per = max(first, demand), max(per, demand)
+            drain = sim.cycles - sim.gen_end[1]
+            cycles = first + (full - 1) * per + (tail() if k_last else drain)
+            return sim, cycles, float(per), simd_of, group_of
+        if full >= 1:  # one full round simulated (long streams: prefix, extrapolated) per round
+            sim = simulate(rows_of, simd_of, group_of, costs, ch, vm_latency=int(vm_lat),
+                           max_rows=max_rows)
+            t_batch = _extrapolated_cycles(sim)
+            return sim, full * t_batch + tail(), t_batch, simd_of, group_of
         r2, s2, g2 = _placement(stream, groups, k_last)
         sim = simulate(r2, s2, g2, costs, ch, vm_latency=int(vm_lat), max_rows=max_rows)
         t_batch = _extrapolated_cycles(sim)
-        cycles = t_batch
-        simd_of = s2
-        group_of = g2
-    seconds = cycles / ch.clock_hz
-    # work done
-    fl = np.array(costs.flops, np.float64)
-    mfma_flops_grid = float(fl.sum()) / max(1, len(recorded)) * n_wg
+        return sim, t_batch, t_batch, s2, g2
+
+    sim, cycles, t_batch, simd_of, group_of = run(costs)
+    max_clock_cycles = cycles
+    # the clock: the power-limited clock from the kernel's chip-wide MFMA load (chips.py)
+    is_mfma = np.asarray(costs.kind) == C.MFMA
+    mfma_cycles_grid = float(np.asarray(costs.cycles)[is_mfma].sum()) / max(
+        1, len(recorded)) * n_wg
     dtypes: Counter = Counter()
     for i, c in costs.classes.items():
         if c.kind == C.MFMA:
             dtypes[c.dtype] += c.flops * int((stream.index == i).sum())
     dtype = dtypes.most_common(1)[0][0] if dtypes else ""
+
+    def load(cyc: float) -> float:
+        return min(1.0, mfma_cycles_grid / (ch["simds_per_cu"] * ch["cus"] * max(cyc, 1.0)))
+    if mode == "modelled":
+        ghz = ch.clock_ghz_at(load(cycles), dtype)
+    if ghz != ch["clock_ghz"]:
+        # HBM bytes per engine clock grow as the clock drops: re-simulate when that changes a
+        # cost, and (modelled clock) take the clock of that run's load (one refinement step)
+        c2 = at_clock(costs, stream, ch, dram, ghz * 1e9)
+        if c2 is not costs:
+            sim, cycles, t_batch, simd_of, group_of = run(c2)
+            if mode == "modelled":
+                ghz = ch.clock_ghz_at(load(cycles), dtype)
+    seconds = cycles / (ghz * 1e9)
+    # work done
+    fl = np.array(costs.flops, np.float64)
+    mfma_flops_grid = float(fl.sum()) / max(1, len(recorded)) * n_wg
     useful = float(flops) if flops is not None else mfma_flops_grid
     window = max(1, sim.cycles)
     busy = {"MFMA": sim.mfma_busy / (4 * window), "VALU": sim.valu_busy / (4 * window),
@@ -187,4 +234,6 @@ def predict(stream: InstStream, chip: str | Chip = "mi355x", *, total_workgroups
         spans=sim.spans, spans_truncated=sim.spans_truncated, wave_simd=simd_of,
         wave_group=group_of, row_index=stream.index, instructions=stream.instructions,
         window_cycles=window, lds_estimated=costs.lds_estimated, notes=NOTES,
+        clock_ghz=ghz, clock_mode=mode, mfma_load=load(cycles),
+        max_clock_seconds=max_clock_cycles / ch.clock_hz,
         model_seconds=time.perf_counter() - t0)

@@ -1,7 +1,10 @@
 """TimingReport: the modelled time of a launch, unit busy fractions, stalls, limiter, sources.
 
 Why a report object: notebooks, the magic and benches all print the same labelled numbers; the
-timeline view draws ``spans``. Every number here is "modelled" (no GPU measured it).
+timeline view draws ``spans``. Every number here is "modelled" (no GPU measured it). Times and
+rates are at the modelled engine clock (``clock_ghz``: the power-limited clock under the kernel's
+MFMA load, chips.py); "% of peak" is against the spec peak, which assumes the max clock; MFMA
+efficiency (pipe busy) does not depend on the clock.
 """
 from __future__ import annotations
 
@@ -50,7 +53,17 @@ class TimingReport:
     window_cycles: int = 0
     lds_estimated: int = 0
     notes: tuple = ()
+    clock_ghz: float = 0.0  # the engine clock the cycles were converted at (0: the max clock)
+    clock_mode: str = "max"  # 'modelled' (power-limited, from the MFMA load) | 'max' | 'given'
+    mfma_load: float = 0.0  # chip-wide MFMA-pipe busy fraction of the launch (sets the clock)
+    max_clock_seconds: float = 0.0  # the launch's modelled time at the max engine clock
     model_seconds: float = 0.0
+
+    def __post_init__(self) -> None:
+        if not self.clock_ghz:
+            self.clock_ghz = self.chip["clock_ghz"]
+        if not self.max_clock_seconds:
+            self.max_clock_seconds = self.cycles / self.chip.clock_hz
 
     # -- derived numbers -----------------------------------------------------------------------
     @property
@@ -59,13 +72,50 @@ class TimingReport:
 
     @property
     def peak_tflops(self) -> float | None:
+        """The spec peak of the kernel's matrix dtype, at the max engine clock."""
         p = self.chip.peak_flops(self.dtype) if self.dtype else None
         return p / 1e12 if p else None
 
     @property
     def percent_of_peak(self) -> float | None:
+        """Modelled TFLOP/s against the spec peak (which assumes the max clock)."""
         p = self.peak_tflops
         return 100.0 * self.tflops / p if p else None
+
+    @property
+    def peak_tflops_at_clock(self) -> float | None:
+        """The matrix peak at the modelled clock (what the pipes can do at that clock)."""
+        p = self.chip.peak_flops(self.dtype, self.clock_ghz * 1e9) if self.dtype else None
+        return p / 1e12 if p else None
+
+    @property
+    def percent_of_peak_at_clock(self) -> float | None:
+        p = self.peak_tflops_at_clock
+        return 100.0 * self.tflops / p if p else None
+
+    @property
+    def tflops_at_max_clock(self) -> float:
+        """Modelled TFLOP/s if the chip held its max engine clock (as ``clock='max'``)."""
+        return self.flops / self.max_clock_seconds / 1e12 if self.max_clock_seconds else 0.0
+
+    @property
+    def clock_reason(self) -> str:
+        """Why the clock is what it is, with the sources of the numbers."""
+        ch = self.chip
+        top = ch["clock_ghz"]
+        load = f"{100 * self.mfma_load:.0f}% MFMA load"
+        if self.clock_mode == "given":
+            return f"{self.clock_ghz:.3g} GHz, given (clock={self.clock_ghz:g})"
+        key = ch.sustained_clock_key(self.dtype or "bf16")
+        p = ch.params[key]
+        low = f"{p.value:g} GHz sustained under full {self.dtype or 'matrix'} load " \
+              f"({p.source.split()[0]})"
+        if self.clock_mode == "max":
+            would = ch.clock_ghz_at(self.mfma_load, self.dtype or "bf16")
+            return (f"{top:g} GHz, the max engine clock (clock='max'); the power-limited clock "
+                    f"under {load} would be {would:.2f} GHz")
+        return (f"power-limited clock under {load}: {self.clock_ghz:.2f} GHz ({LABEL}; "
+                f"{top:g} GHz max at 0%, {low}, linear in between: ASSUMPTION)")
 
     @property
     def gbs(self) -> float:
@@ -121,19 +171,28 @@ class TimingReport:
     def summary(self) -> str:
         """Deterministic plain-text summary (what `%%hipkernel --time` prints)."""
         ch = self.chip
+        top = ch["clock_ghz"]
         lines = [f"{self.kernel} on {ch.product} ({ch.name}, {ch.arch}) - {LABEL} timing",
                  f"  time        {self.seconds * 1e6:,.1f} us ({LABEL}); {self.cycles:,.0f} cycles "
-                 f"at {ch['clock_ghz']:g} GHz"]
+                 f"at {self.clock_ghz:.2f} GHz ({self.clock_mode} clock)",
+                 f"  clock       {self.clock_reason}"]
         if self.flops:
             pk = self.peak_tflops
-            pct = f", {self.percent_of_peak:.1f}% of the {pk:,.0f} TFLOP/s {self.dtype} peak" \
-                if pk else ""
+            pct = (f", {self.percent_of_peak:.1f}% of the {pk:,.0f} TFLOP/s {self.dtype} peak "
+                   f"(at the {top:g} GHz max clock)") if pk else ""
+            if pk and self.clock_ghz != top:
+                pct += (f", {self.percent_of_peak_at_clock:.1f}% of the "
+                        f"{self.peak_tflops_at_clock:,.0f} at {self.clock_ghz:.2f} GHz")
             lines.append(f"  compute     {self.tflops:,.1f} TFLOP/s ({LABEL}){pct}")
+        if self.clock_ghz != top:
+            at_max = f"{self.tflops_at_max_clock:,.1f} TFLOP/s, " if self.flops else ""
+            lines.append(f"  max clock   {at_max}{self.max_clock_seconds * 1e6:,.1f} us at "
+                         f"{top:g} GHz ({LABEL}; clock='max')")
         bw = self.percent_of_bandwidth
         lines.append(f"  memory      {self.gbs:,.0f} GB/s ({LABEL}), {bw:.1f}% of "
                      f"{ch['hbm_tbs']:g} TB/s HBM (achievable {ch['hbm_achievable_tbs']:g})")
         busy = ", ".join(f"{k} {100 * v:.1f}%" for k, v in self.busy.items())
-        lines.append(f"  busy        {busy} (MFMA busy = MFMA efficiency)")
+        lines.append(f"  busy        {busy} (MFMA busy = MFMA efficiency, clock-independent)")
         lines.append(f"  grid        {self.workgroups} workgroups, {self.workgroups_per_cu} per CU "
                      f"at occupancy, {self.rounds:.2f} rounds over {int(ch['cus'])} CUs / "
                      f"{int(ch['xcds'])} XCDs")
