@@ -109,15 +109,16 @@ def test_the_modelled_clock_follows_the_linear_rule_between_sourced_endpoints():
     assert get_chip("mi300x")["clock_sustained_ghz_bf16"] == 1.207
 
 
-def test_a_fixed_clock_scales_time_and_a_bad_clock_is_refused():
+def test_the_clock_converts_the_same_cycles_and_a_bad_clock_is_refused():
     prog = ["v_mfma_f32_16x16x16_bf16 a[0:3], v[0:1], v[2:3], a[0:3]"] * 8 + ["s_endpgm"]
     top = predict(_stream(prog), "mi300x", clock="max")
-    half = predict(_stream(prog), "mi300x", clock=1.05)
-    assert half.clock_mode == "given" and half.cycles == top.cycles
-    assert half.seconds == pytest.approx(2 * top.seconds)
-    assert "given (clock=1.05)" in half.summary()
-    with pytest.raises(ValueError, match="runs at most at 2.1 GHz"):
-        predict(_stream(prog), "mi300x", clock=3.0)
+    mod = predict(_stream(prog), "mi300x")
+    # one wave on one of 304 CUs: a tiny chip-wide MFMA load, a clock just below the max
+    assert mod.cycles == top.cycles and mod.mfma_load == top.mfma_load
+    assert 0 < mod.mfma_load < 0.01
+    assert mod.clock_ghz == pytest.approx(2.1 - (2.1 - 1.207) * mod.mfma_load)
+    assert mod.seconds == pytest.approx(top.seconds * 2.1 / mod.clock_ghz)
+    assert mod.max_clock_seconds == pytest.approx(top.seconds)
     with pytest.raises(ValueError, match="clock='fast': use 'modelled'"):
         predict(_stream(prog), "mi300x", clock="fast")
 

@@ -380,13 +380,13 @@ class _TimingLauncher:
 
     def __call__(self, *args: Any, chip: str = "mi355x", flops: float | None = None,
                  max_rows: int | None = None, budget: int | None = None,
-                 timeout: Any = None, clock: str | float = "modelled"):
+                 timeout: Any = None, clock: str = "modelled"):
         """Modelled timing on ``chip`` ('mi300x' gfx942, 'mi355x' gfx950).
 
         ``flops``: useful FLOPs of the launch (default: the MFMA FLOPs it executes);
         ``clock``: 'modelled' (default: the power-limited engine clock under the kernel's MFMA
-        load, from AMD's measured sustained clocks), 'max' (the max engine clock, which the
-        spec peaks assume) or a fixed clock in GHz;
+        load, from AMD's measured sustained clocks) or 'max' (the max engine clock, which the
+        spec peaks assume);
         ``max_rows``: wave-instructions simulated before extrapolating; ``budget``/``timeout``:
         the emulator's limits for the recorded workgroups (default: no wall-clock limit).
         """

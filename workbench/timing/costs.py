@@ -5,7 +5,7 @@ Why separate from the simulator: these are vectorised numpy passes over the whol
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -84,36 +84,8 @@ def _lds_record_costs(stream: InstStream, chip: Chip) -> dict:
     return out
 
 
-def _vm_cycles(stream: InstStream, chip: Chip, kind: np.ndarray, dram_fraction: float,
-               clock_hz: float | None) -> np.ndarray:
-    """VMEM data-path service cycles per row: every line crosses the L1 return path and the CU's
-    L2 share; the HBM share applies to the fraction of line bytes that miss (the L2 hit model,
-    see model.py), in bytes per engine clock at ``clock_hz``."""
-    cus_per_xcd = chip["cus"] / chip["xcds"]
-    l2_cu = chip["l2_bytes_per_clk_xcd"] / cus_per_xcd
-    hbm_cu = chip.achievable_hbm_bytes_per_s / (clock_hz or chip.clock_hz) / chip["cus"]
-    lines = np.where(stream.vm_lines >= 0, stream.vm_lines,
-                     np.ceil(stream.vm_bytes / chip["line_bytes"])).astype(np.float64)
-    lbytes = np.maximum(lines, 1) * chip["line_bytes"]
-    vm = np.maximum.reduce([lbytes / chip["l1_bytes_per_clk"], lbytes / l2_cu,
-                            lbytes * dram_fraction / hbm_cu])
-    return np.where((kind == C.VMEM_LOAD) | (kind == C.VMEM_STORE), np.ceil(vm),
-                    0).astype(np.int64)
-
-
-def at_clock(rc: RowCosts, stream: InstStream, chip: Chip, dram_fraction: float,
-             clock_hz: float) -> RowCosts:
-    """``rc`` with its VMEM service cycles at engine clock ``clock_hz`` (the only per-row cost
-    that depends on the clock: HBM bytes per cycle); ``rc`` itself when they are unchanged."""
-    vm = _vm_cycles(stream, chip, np.asarray(rc.kind), dram_fraction, clock_hz).tolist()
-    return rc if vm == rc.vm_cycles else replace(rc, vm_cycles=vm)
-
-
-def row_costs(stream: InstStream, chip: Chip, dram_fraction: float,
-              clock_hz: float | None = None) -> RowCosts:
-    """Costs of every stream row on ``chip``; ``dram_fraction``: share of line bytes from HBM;
-    ``clock_hz``: the engine clock (default: the max clock), which sets the HBM bytes per cycle
-    (HBM bandwidth does not scale with the engine clock; the on-chip rates per clock do)."""
+def row_costs(stream: InstStream, chip: Chip, dram_fraction: float) -> RowCosts:
+    """Costs of every stream row on ``chip``; ``dram_fraction``: share of line bytes from HBM."""
     cls = _classes(stream, chip)
     idx = stream.index
     n = len(stream)
@@ -127,7 +99,17 @@ def row_costs(stream: InstStream, chip: Chip, dram_fraction: float,
         lut_flop[i] = c.flops
         lut_prio[i] = c.prio
     kind = lut_kind[idx]
-    vm = _vm_cycles(stream, chip, kind, dram_fraction, clock_hz)
+    # VMEM data-path service: every line crosses the L1 return path and the CU's L2 share; the
+    # HBM share applies to the fraction of line bytes that miss (the L2 hit model, see model.py)
+    cus_per_xcd = chip["cus"] / chip["xcds"]
+    l2_cu = chip["l2_bytes_per_clk_xcd"] / cus_per_xcd
+    hbm_cu = chip.achievable_hbm_bytes_per_s / chip.clock_hz / chip["cus"]
+    lines = np.where(stream.vm_lines >= 0, stream.vm_lines,
+                     np.ceil(stream.vm_bytes / chip["line_bytes"])).astype(np.float64)
+    lbytes = np.maximum(lines, 1) * chip["line_bytes"]
+    vm = np.maximum.reduce([lbytes / chip["l1_bytes_per_clk"], lbytes / l2_cu,
+                            lbytes * dram_fraction / hbm_cu])
+    vm = np.where((kind == C.VMEM_LOAD) | (kind == C.VMEM_STORE), np.ceil(vm), 0).astype(np.int64)
     # LDS rows: match the k-th execution of (wave, pc) to the k-th DS record of the same
     lds_bank = np.zeros(n, np.int64)
     lds_port = np.zeros(n, np.int64)

@@ -31,7 +31,7 @@ import numpy as np
 
 from . import classes as C
 from .chips import Chip, get_chip
-from .costs import at_clock, row_costs
+from .costs import row_costs
 from .report import TimingReport
 from .simulate import SimResult, simulate
 from .stream import InstStream
@@ -48,8 +48,9 @@ NOTES = (
     "others (long kernels emulate one workgroup).",
     "Clock: the power-limited engine clock falls linearly with the kernel's chip-wide MFMA "
     "load from the max clock to the measured sustained clock (MAF, GLUON; the line is an "
-    "ASSUMPTION); latencies stay in shader cycles as measured; HBM bytes per cycle follow the "
-    "clock (one re-simulation at the modelled clock when that changes a cost).",
+    "ASSUMPTION). The CU is simulated in cycles once, with the max clock's HBM bytes per cycle "
+    "and latencies in shader cycles as measured; the clock converts cycles to seconds (so a "
+    "kernel both HBM-limited and under MFMA load is modelled somewhat slow).",
     "Not modelled: input-data toggle rates (they move the clock, MAF), instruction-cache "
     "misses, L1/TLB/Infinity-Cache effects, each XCD's L2 fetching its own copy of shared "
     "lines, queueing at the L2 channels, imbalance between XCDs, dispatch delays.",
@@ -89,27 +90,19 @@ def _placement(stream: InstStream, groups: list[int], k: int):
     return rows_of, simd_of, group_of
 
 
-def parse_clock(clock: str | float, ch: Chip) -> tuple[str, float]:
-    """('modelled' | 'max' | 'given', GHz) from the ``clock`` argument."""
-    if isinstance(clock, str):
-        if clock == "modelled":
-            return "modelled", ch["clock_ghz"]
-        if clock == "max":
-            return "max", ch["clock_ghz"]
+def parse_clock(clock: str, ch: Chip) -> tuple[str, float]:
+    """('modelled' | 'max', GHz before the load is known) from the ``clock`` argument."""
+    if clock not in ("modelled", "max"):
         raise ValueError(f"clock={clock!r}: use 'modelled' (the power-limited clock under the "
-                         f"kernel's MFMA load), 'max' ({ch['clock_ghz']:g} GHz) or a clock in "
-                         f"GHz")
-    ghz = float(clock)
-    if not 0.1 <= ghz <= ch["clock_ghz"]:
-        raise ValueError(f"clock={clock!r} GHz: {ch.name} runs at most at {ch['clock_ghz']:g} "
-                         f"GHz (its max engine clock)")
-    return "given", ghz
+                         f"kernel's MFMA load) or 'max' (the {ch['clock_ghz']:g} GHz max engine "
+                         f"clock the spec peaks assume)")
+    return clock, ch["clock_ghz"]
 
 
 def predict(stream: InstStream, chip: str | Chip = "mi355x", *, total_workgroups: int | None = None,
             workgroups_per_cu: int | None = None, footprint_bytes: int | None = None,
             flops: float | None = None, max_rows: int = DEFAULT_MAX_ROWS,
-            clock: str | float = "modelled") -> TimingReport:
+            clock: str = "modelled") -> TimingReport:
     """Modelled time of the whole launch from the streams of the workgroups one CU holds.
 
     ``total_workgroups``: workgroups of the launch (default: the grid's); ``workgroups_per_cu``:
@@ -118,7 +111,7 @@ def predict(stream: InstStream, chip: str | Chip = "mi355x", *, total_workgroups
     recorded line bytes, i.e. no reuse);
     ``flops``: useful FLOPs of the launch (default: the MFMA FLOPs of the streams x grid);
     ``clock``: 'modelled' (default: the power-limited clock under the kernel's MFMA load, see
-    ``chips``), 'max' (the max engine clock the spec peaks assume) or a fixed clock in GHz.
+    ``chips``) or 'max' (the max engine clock the spec peaks assume).
     """
     t0 = time.perf_counter()
     ch = get_chip(chip)
@@ -192,7 +185,6 @@ def predict(stream: InstStream, chip: str | Chip = "mi355x", *, total_workgroups
         return sim, t_batch, t_batch, s2, g2
 
     sim, cycles, t_batch, simd_of, group_of = run(costs)
-    max_clock_cycles = cycles
     # the clock: the power-limited clock from the kernel's chip-wide MFMA load (chips.py)
     is_mfma = np.asarray(costs.kind) == C.MFMA
     mfma_cycles_grid = float(np.asarray(costs.cycles)[is_mfma].sum()) / max(
@@ -207,14 +199,6 @@ def predict(stream: InstStream, chip: str | Chip = "mi355x", *, total_workgroups
         return min(1.0, mfma_cycles_grid / (ch["simds_per_cu"] * ch["cus"] * max(cyc, 1.0)))
     if mode == "modelled":
         ghz = ch.clock_ghz_at(load(cycles), dtype)
-    if ghz != ch["clock_ghz"]:
-        # HBM bytes per engine clock grow as the clock drops: re-simulate when that changes a
-        # cost, and (modelled clock) take the clock of that run's load (one refinement step)
-        c2 = at_clock(costs, stream, ch, dram, ghz * 1e9)
-        if c2 is not costs:
-            sim, cycles, t_batch, simd_of, group_of = run(c2)
-            if mode == "modelled":
-                ghz = ch.clock_ghz_at(load(cycles), dtype)
     seconds = cycles / (ghz * 1e9)
     # work done
     fl = np.array(costs.flops, np.float64)
@@ -235,5 +219,5 @@ def predict(stream: InstStream, chip: str | Chip = "mi355x", *, total_workgroups
         wave_group=group_of, row_index=stream.index, instructions=stream.instructions,
         window_cycles=window, lds_estimated=costs.lds_estimated, notes=NOTES,
         clock_ghz=ghz, clock_mode=mode, mfma_load=load(cycles),
-        max_clock_seconds=max_clock_cycles / ch.clock_hz,
+        max_clock_seconds=cycles / ch.clock_hz,
         model_seconds=time.perf_counter() - t0)

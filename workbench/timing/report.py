@@ -54,7 +54,7 @@ class TimingReport:
     lds_estimated: int = 0
     notes: tuple = ()
     clock_ghz: float = 0.0  # the engine clock the cycles were converted at (0: the max clock)
-    clock_mode: str = "max"  # 'modelled' (power-limited, from the MFMA load) | 'max' | 'given'
+    clock_mode: str = "max"  # 'modelled' (power-limited, from the MFMA load) | 'max'
     mfma_load: float = 0.0  # chip-wide MFMA-pipe busy fraction of the launch (sets the clock)
     max_clock_seconds: float = 0.0  # the launch's modelled time at the max engine clock
     model_seconds: float = 0.0
@@ -104,8 +104,6 @@ class TimingReport:
         ch = self.chip
         top = ch["clock_ghz"]
         load = f"{100 * self.mfma_load:.0f}% MFMA load"
-        if self.clock_mode == "given":
-            return f"{self.clock_ghz:.3g} GHz, given (clock={self.clock_ghz:g})"
         key = ch.sustained_clock_key(self.dtype or "bf16")
         p = ch.params[key]
         low = f"{p.value:g} GHz sustained under full {self.dtype or 'matrix'} load " \
