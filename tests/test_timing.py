@@ -184,7 +184,7 @@ def test_report_text_is_labelled_modelled_and_lists_sources(mfma_report):
     t = mfma_report.text()
     assert "modelled" in mfma_report.summary()
     assert "FACTS §6" in t and "ASSUMPTION" in t and "L2 hit model" in t
-    assert "power-limited clock under 99% MFMA load: 1.21 GHz (modelled;" in t
+    assert "power-limited clock under 99% MFMA load (chip-wide): 1.21 GHz (modelled;" in t
     assert "clock_load_rule" in t and "MAF:" in t
     assert "<details>" in mfma_report._repr_html_()
 

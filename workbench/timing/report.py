@@ -103,7 +103,7 @@ class TimingReport:
         """Why the clock is what it is, with the sources of the numbers."""
         ch = self.chip
         top = ch["clock_ghz"]
-        load = f"{100 * self.mfma_load:.0f}% MFMA load"
+        load = f"{100 * self.mfma_load:.0f}% MFMA load (chip-wide)"
         key = ch.sustained_clock_key(self.dtype or "bf16")
         p = ch.params[key]
         low = f"{p.value:g} GHz sustained under full {self.dtype or 'matrix'} load " \
