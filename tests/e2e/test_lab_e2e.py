@@ -5,8 +5,9 @@ Playwright for Python. One lab on a free port of 127.0.0.1 serves a copy of note
 outputs cleared; the test runs all cells and checks what is drawn: the %%hipkernel body
 highlighted by the C++ grammar (token classes) with the magic line left to Python, the compile
 report and the live occupancy widget, the ISA view's line <-> instruction links, hover docs and
-Tab completion of an MFMA builtin, the layout explorer redrawing after a control change, and no
-JavaScript console errors. Screenshots go to build/e2e/ (or $HIPWB_E2E_ARTIFACTS).
+Tab completion of an MFMA builtin, the layout explorer redrawing after a control change and
+selecting the lane of a clicked matrix cell, and no JavaScript console errors. Screenshots go
+to build/e2e/ (or $HIPWB_E2E_ARTIFACTS).
 
 It checks structure (classes, element counts, that text changed), never the notebook's exact
 output text, which the tutorials may reword.
@@ -255,6 +256,49 @@ def test_layout_explorer_responds_to_a_control(ran):
                           arg=[info.element_handle(), before], timeout=20_000)
     assert info.inner_text() != before
     cell.screenshot(path=str(ARTIFACTS / "layout-explorer.png"))
+
+
+# Page position of data point (x, y) of the first bokeh figure under ``cell`` whose title holds
+# ``title``, through the figure view's own scales. Bokeh.index holds the page's root views; a
+# figure inside a layout sits in its parent's shadow root, so containment is checked on roots.
+FIGURE_POINT = """([cell, title, x, y]) => {
+    const all = [];
+    const walk = v => {
+        all.push(v);
+        for (const c of (v.child_views || [])) walk(c);
+    };
+    for (const v of Object.values(window.Bokeh.index)) if (cell.contains(v.el)) walk(v);
+    const fig = all.find(v => v.frame && v.model.title && v.model.title.text.includes(title));
+    if (!fig) return null;
+    const r = fig.el.getBoundingClientRect();
+    return {x: r.left + fig.frame.x_scale.compute(x), y: r.top + fig.frame.y_scale.compute(y)};
+}"""
+
+
+def test_layout_explorer_tap_selects_the_lane(ran):
+    """Notebook 01 says a click on a matrix cell selects that lane: the tap goes from bokeh in
+    the page through jupyter_bokeh to the kernel, which sets the lane control."""
+    _run_new_cell(ran, 'wb.layout("v_mfma_f32_16x16x16_bf16", "gfx942", operand="A", lane=21)')
+    _wait_idle(ran, 60)
+    cell = ran.locator(".jp-CodeCell").last
+    lane = cell.locator(".widget-dropdown", has=ran.locator(
+        "label", has_text="lane")).locator("select")
+    lane.wait_for(state="visible", timeout=20_000)
+    assert lane.input_value() == "21"
+    cell.scroll_into_view_if_needed()
+    ran.wait_for_timeout(500)
+    # A[i=10, k=10] of the 16x16x16 bf16 MFMA sits in lane i + 16 * (k // 4) = 42 (the catalog's
+    # formula, which notebook 01 asserts against every element)
+    try:  # once bokeh has drawn the figure
+        at = ran.wait_for_function(FIGURE_POINT, arg=[cell.element_handle(), "colour = lane",
+                                                      10, 10], timeout=20_000).json_value()
+    except sync_api.TimeoutError:
+        cell.screenshot(path=str(ARTIFACTS / "layout-explorer-tap-missing.png"))
+        raise
+    ran.mouse.click(at["x"], at["y"])
+    ran.wait_for_function("el => el.value === '42'", arg=lane.element_handle(),
+                          timeout=20_000)
+    cell.screenshot(path=str(ARTIFACTS / "layout-explorer-tap.png"))
 
 
 def test_no_javascript_errors_and_time(ran):
