@@ -153,7 +153,7 @@ def _classify(ins: Any) -> _Op:
     operands = [o.strip() for o in _split_ops(ops)]
     if m == "s_waitcnt":
         return _Op(wait={k: int(v) for k, v in _WAIT.findall(ops)} or {"vmcnt": 0, "lgkmcnt": 0})
-    if m == "s_barrier":
+    if m in ("s_barrier", "s_barrier_wait"):  # GFX12 splits it: s_barrier_signal, then the wait
         return _Op(barrier=True)
     if m == "s_endpgm":
         return _Op(endpgm=True)

@@ -69,6 +69,8 @@ def ds_kind(mnemonic: str) -> str:
         return ""
     if mnemonic.startswith(("ds_read", "ds_load")):
         return "r"
+    if mnemonic.startswith("ds_storexchg"):  # GFX11+ name of the atomic ds_wrxchg
+        return "atomic"
     if mnemonic.startswith(("ds_write", "ds_store")):
         return "w"
     return "atomic"

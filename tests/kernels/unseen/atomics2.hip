@@ -36,3 +36,14 @@ __global__ void poly_constant(const float* x, float* y, int n) {
     y[i] = acc;
   }
 }
+
+// every thread swaps its value into one LDS slot (atomic exchanges race by design) and keeps
+// what it took out: the values taken out plus the last one left are all of them
+__global__ void lds_exchange_chain(const int* x, int* got, int* last) {
+  __shared__ int slot;
+  if (threadIdx.x == 0) slot = -1;
+  __syncthreads();
+  got[threadIdx.x] = atomicExch(&slot, x[threadIdx.x]);
+  __syncthreads();
+  if (threadIdx.x == 0) *last = slot;
+}
