@@ -30,6 +30,7 @@ from .memops import (
     gather,
     scatter,
     solo_lds,
+    solo_load_rows,
     store_data,
     write_atomic_old,
     write_load,
@@ -128,11 +129,7 @@ def _build_read(d: Decoded):
             if j >= 0:
                 hit = solo_lds(st, j, st.R[rv, j] + o32 if off else st.R[rv, j], nbytes)
                 if hit is not None:
-                    sub, idx = hit
-                    R = st.R
-                    R[row, j] = sub[idx]
-                    for k in range(1, nd):
-                        R[row + k, j] = sub[k:][idx]
+                    solo_load_rows(st, j, row, nd, hit)
                     return
         mask, m = _mask(st, g)
         a = ra(st, g)

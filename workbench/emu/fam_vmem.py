@@ -23,6 +23,7 @@ from .memops import (
     gather,
     scatter,
     solo_dwords,
+    solo_load_rows,
     store_data,
     write_atomic_old,
     write_load,
@@ -205,11 +206,7 @@ def _build_load(d: Decoded):
                 bv = srd(st, j)
                 hit = solo_dwords(st.mem, bv[0], bv[1], nbytes, False) if bv else None
                 if hit is not None:
-                    sub, idx = hit
-                    R = st.R
-                    R[row, j] = sub[idx]
-                    for k in range(1, nd):
-                        R[row + k, j] = sub[k:][idx]
+                    solo_load_rows(st, j, row, nd, hit)
                     return
         m = st.EM[g.ix]
         mask = None if m.all() else m

@@ -128,6 +128,17 @@ def solo_lds(st: State, j: int, a: np.ndarray, nbytes: int) -> tuple[np.ndarray,
     return st.lds32_flat[(st.wg.item(j) * st.lds.shape[1]) >> 2:], a >> _TWO
 
 
+def solo_load_rows(st: State, j: int, row: int, nd: int, hit: tuple[np.ndarray, np.ndarray]
+                   ) -> None:
+    """Write a one-wave fast-path load (``hit`` from solo_dwords / solo_lds) into the ``nd``
+    VGPR rows from ``row`` of wave ``j``: dword k of each lane into row + k."""
+    sub, idx = hit
+    R = st.R
+    R[row, j] = sub[idx]
+    for k in range(1, nd):
+        R[row + k, j] = sub[k:][idx]
+
+
 def widen(st: State, g: Group, row: int, x: np.ndarray, nbytes: int, signed: bool,
           d16: str | None) -> np.ndarray:
     """The dword a sub-dword load of ``x`` (zero-extended [w, 64]) puts in VGPR ``row``.
