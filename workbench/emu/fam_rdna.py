@@ -19,7 +19,7 @@ from .floats import flush, flush_src
 from .operands import imm_bits, sread32, sread64
 from .registry import Decoded, semantic
 from .state import EXEC
-from .vfloat import fma16, fma32
+from .vfloat import fma16, fma32, maxnum, minnum
 
 U32, U64 = np.uint32, np.uint64
 M32 = 0xFFFFFFFF
@@ -230,9 +230,12 @@ _SFX = {  # name -> (dst type, source types, fn)
     "s_sub_f16": ("f16", "f16 f16", lambda a, b: a - b),
     "s_mul_f16": ("f16", "f16 f16", lambda a, b: a * b),
     "s_fmac_f16": ("f16", "f16 f16 f16", fma16),  # D = S0 * S1 + D, one rounding
-    "s_max_num_f16": ("f16", "f16 f16", np.fmax), "s_min_num_f16": ("f16", "f16 f16", np.fmin),
-    "s_max_num_f32": ("f32", "f32 f32", np.fmax), "s_min_num_f32": ("f32", "f32 f32", np.fmin),
-    "s_max_f32": ("f32", "f32 f32", np.fmax), "s_min_f32": ("f32", "f32 f32", np.fmin),
+    # S_MIN_NUM_* / S_MAX_NUM_* (GFX12) and S_MIN_F32 / S_MAX_F32 (GFX11.5): V_MIN_F32's
+    # minNum on SGPRs -- a quiet NaN gives the other operand, -0 < +0 (vfloat.minnum); LLVM
+    # selects s_min_num_f32 for llvm.minnum (wave.reduce.fmin lowering, AMDGPU CodeGen tests)
+    "s_max_num_f16": ("f16", "f16 f16", maxnum), "s_min_num_f16": ("f16", "f16 f16", minnum),
+    "s_max_num_f32": ("f32", "f32 f32", maxnum), "s_min_num_f32": ("f32", "f32 f32", minnum),
+    "s_max_f32": ("f32", "f32 f32", maxnum), "s_min_f32": ("f32", "f32 f32", minnum),
     "s_rndne_f32": ("f32", "f32", np.rint), "s_rndne_f16": ("f16", "f16", np.rint),
     "s_trunc_f16": ("f16", "f16", np.trunc), "s_floor_f16": ("f16", "f16", np.floor),
     "s_ceil_f16": ("f16", "f16", np.ceil),

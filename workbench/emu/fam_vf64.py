@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from .valu import table
-from .vfloat import fma64, fract, frexp_exp, frexp_mant
+from .vfloat import fma64, fract, frexp_exp, frexp_mant, maxnum, minnum
 
 F32, F64, F16 = np.float32, np.float64, np.float16
 U32, I32 = np.uint32, np.int32
@@ -18,8 +18,11 @@ op("v_add_f64", "f64", "f64 f64", lambda a, b: a + b)
 op("v_mul_f64", "f64", "f64 f64", lambda a, b: a * b)
 op("v_fma_f64", "f64", "f64 f64 f64", fma64)
 op("v_fmac_f64", "f64", "f64 f64 f64", fma64, "acc")  # gfx90a+ VOP2 (LLVM VOP2Instructions.td)
-op("v_max_f64", "f64", "f64 f64", np.fmax)
-op("v_min_f64", "f64", "f64 f64", np.fmin)
+# V_MAX_F64 / V_MIN_F64 (RDNA3.5 ISA section 16.12, opcodes 810/809; CDNA3 ISA VOP3A): the
+# V_MAX_F32 pseudocode on .f64 -- a quiet NaN operand gives the other, "+0 > -0 is TRUE in this
+# comparison" (GT_NEG_ZERO / LT_NEG_ZERO); numpy's fmax/fmin alone return either zero.
+op("v_max_f64", "f64", "f64 f64", maxnum)
+op("v_min_f64", "f64", "f64 f64", minnum)
 op("v_ldexp_f64", "f64", "f64 i32", lambda a, e: np.ldexp(a, np.clip(e, -3000, 3000)))
 op("v_fract_f64", "f64", "f64", lambda a: fract(a, F64))
 op("v_trunc_f64", "f64", "f64", np.trunc)

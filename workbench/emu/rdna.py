@@ -91,6 +91,9 @@ RENAMES: dict[str, str] = {
     "v_med3_num_f32": "v_med3_f32", "v_med3_num_f16": "v_med3_f16",
     "v_min3_num_f32": "v_min3_f32", "v_max3_num_f32": "v_max3_f32",
     "v_min3_num_f16": "v_min3_f16", "v_max3_num_f16": "v_max3_f16",
+    # GFX12's names of V_PK_MIN_F16 / V_PK_MAX_F16 (same VOP3P opcodes 17 / 18; LLVM
+    # VOP3PInstructions.td renames them for GFX12)
+    "v_pk_min_num_f16": "v_pk_min_f16", "v_pk_max_num_f16": "v_pk_max_f16",
     # GFX11 bit scans (LLVM VOP1Instructions.td: V_CLZ_I32_U32 / V_CTZ_I32_B32 / V_CLS_I32 are
     # the Real names of V_FFBH_U32 / V_FFBL_B32 / V_FFBH_I32, opcodes 0x39..0x3b)
     "v_clz_i32_u32": "v_ffbh_u32", "v_ctz_i32_b32": "v_ffbl_b32", "v_cls_i32": "v_ffbh_i32",
