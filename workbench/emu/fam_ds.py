@@ -235,6 +235,8 @@ def _atomic_op(base: str) -> tuple[str, bool, int]:
         return stem, ret, bits
     if stem in ("min", "max"):
         return ({"i": "s", "u": "u"}[t[0]] + stem if t[0] != "f" else f"{stem}_{t}"), ret, bits
+    if stem in ("min_num", "max_num") and t[0] == "f":  # GFX12 minimumNumber/maximumNumber
+        return f"{stem}_{t}", ret, bits
     if stem in ("and", "or", "xor"):
         return stem, ret, bits
     if stem == "wrxchg":
@@ -355,6 +357,9 @@ for _stem in ("add", "sub", "rsub", "inc", "dec"):
         semantic(f"ds_{_stem}_{_b}", f"ds_{_stem}_rtn_{_b}")(_build_atomic)
 for _stem in ("min", "max"):
     for _b in ("i32", "u32", "i64", "u64", "f32", "f64"):
+        semantic(f"ds_{_stem}_{_b}", f"ds_{_stem}_rtn_{_b}")(_build_atomic)
+for _stem in ("min_num", "max_num"):
+    for _b in ("f32", "f64"):
         semantic(f"ds_{_stem}_{_b}", f"ds_{_stem}_rtn_{_b}")(_build_atomic)
 for _stem in ("and", "or", "xor"):
     for _b in ("b32", "b64"):

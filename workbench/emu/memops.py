@@ -18,6 +18,7 @@ from .common import fault
 from .memory import serialize_rounds
 from .registry import Decoded
 from .state import Group, State
+from .vfloat import maxnum, minnum
 
 U32, U64 = np.uint32, np.uint64
 _UMIN, _UMAX, _BOR = np.minimum.reduce, np.maximum.reduce, np.bitwise_or.reduce
@@ -185,6 +186,35 @@ def _dec(old, src):
     return np.where((old == 0) | (old > src), src, old - 1).astype(old.dtype)
 
 
+def _fmin_atomic(old, src):
+    """GFX9-GFX11 float atomic min (CDNA3 ISA BUFFER_ATOMIC_MIN_F64, RDNA3 ISA DS_MIN_F64 /
+    DS_MIN_F32: "MEM[ADDR].f64 = src < tmp ? src : tmp", "Floating-point compare handles
+    NAN/INF/denorm"): a plain compare, so a tie (+0 vs -0 either way) keeps the memory value and
+    a NaN src keeps it too. A NaN in memory takes src: the pseudocode's compare alone would keep
+    the NaN, but LLVM selects these ops for atomicrmw fmin, which "perform the same operation as
+    llvm.maxnum/minnum which return the other operand if one operand is nan" (LLVM PR #97411,
+    AMDGPU, merged) -- a choice between the two sources, not hardware-checked."""
+    return np.where(np.isnan(old) | (src < old), src, old)
+
+
+def _fmax_atomic(old, src):
+    """GFX9-GFX11 float atomic max: "src > tmp ? src : tmp" (same sources and NaN rule)."""
+    return np.where(np.isnan(old) | (src > old), src, old)
+
+
+def _fmin_num_atomic(old, src):
+    """GFX12 *_MIN_NUM_F32/F64 atomics (RDNA4 ISA DS_MIN_NUM_F32 opcode 18,
+    GLOBAL/FLAT/BUFFER_ATOMIC_MIN_NUM_F32 opcode 81: "Select the IEEE minimumNumber()"; "elsif
+    isNAN(src) then MEM = tmp elsif isNAN(tmp) then MEM = src elsif ((src < tmp) || (... sign(src)
+    && !sign(tmp))) // NOTE: -0<+0 is TRUE in this comparison"): V_MIN_F32's minNum."""
+    return minnum(src, old)
+
+
+def _fmax_num_atomic(old, src):
+    """GFX12 *_MAX_NUM_* atomics: IEEE maximumNumber(), +0 > -0 (same sources)."""
+    return maxnum(src, old)
+
+
 ATOMICS = {
     "add": ("u", lambda o, s: o + s, np.add),
     "sub": ("u", lambda o, s: o - s, np.subtract),
@@ -199,8 +229,10 @@ ATOMICS = {
     "swap": ("u", lambda o, s: s, None), "wrxchg": ("u", lambda o, s: s, None),
     "add_f32": ("f", lambda o, s: o + s, np.add),
     "add_f64": ("f", lambda o, s: o + s, np.add),
-    "min_f32": ("f", np.fmin, None), "max_f32": ("f", np.fmax, None),
-    "min_f64": ("f", np.fmin, None), "max_f64": ("f", np.fmax, None),
+    "min_f32": ("f", _fmin_atomic, None), "max_f32": ("f", _fmax_atomic, None),
+    "min_f64": ("f", _fmin_atomic, None), "max_f64": ("f", _fmax_atomic, None),
+    "min_num_f32": ("f", _fmin_num_atomic, None), "max_num_f32": ("f", _fmax_num_atomic, None),
+    "min_num_f64": ("f", _fmin_num_atomic, None), "max_num_f64": ("f", _fmax_num_atomic, None),
     "cmpswap": ("u", None, None), "cmpst": ("u", None, None),
 }
 

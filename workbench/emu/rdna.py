@@ -65,11 +65,8 @@ _DS = {"load_b32": "read_b32", "load_b64": "read_b64", "load_b96": "read_b96",
        # "src = DATA; cmp = DATA2"; LLVM DSInstructions.td selects atomic_cmp_swap with
        # DSAtomicCmpXChgSwapped before GFX11 and DSAtomicCmpXChg from GFX11 on)
        "cmpstore_b32": "cmpst_b32", "cmpstore_rtn_b32": "cmpst_rtn_b32",
-       "cmpstore_b64": "cmpst_b64", "cmpstore_rtn_b64": "cmpst_rtn_b64",
-       # GFX12's IEEE-754-2019 names of the LDS float min/max atomics
-       "min_num_f32": "min_f32", "max_num_f32": "max_f32", "min_num_rtn_f32": "min_rtn_f32",
-       "max_num_rtn_f32": "max_rtn_f32", "min_num_f64": "min_f64", "max_num_f64": "max_f64",
-       "min_num_rtn_f64": "min_rtn_f64", "max_num_rtn_f64": "max_rtn_f64"}
+       "cmpstore_b64": "cmpst_b64", "cmpstore_rtn_b64": "cmpst_rtn_b64"}
+# (GFX12's ds_min_num_f32 etc. keep their names: minimumNumber, not GFX11's compare; memops)
 
 RENAMES: dict[str, str] = {
     # VALU integer (LLVM VOP2Instructions.td: "v_add_nc_u32" is GFX10+'s name of v_add_u32)
