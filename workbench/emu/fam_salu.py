@@ -137,11 +137,20 @@ def _lsa(a, b, n):
 
 
 def _bfe(a, b, signed, bits):
-    """S_BFE: offset = S1[5:0] (64-bit) / [4:0], width = S1[22:16] (CDNA3 ISA S_BFE_U32)."""
+    """S_BFE: offset = S1[5:0] (64-bit) / [4:0], width = S1[22:16] (CDNA3 ISA S_BFE_U32).
+
+    The signed forms shift S0 arithmetically before masking (ISA pseudo-code
+    `(S0.i32 >> S1[4:0].u32) & ...`; LLVM's constantFoldBFE gives `Src0 >> Offset` with a
+    signed Src0 when offset + width reaches the top bit), so a field running past bit 31/63
+    takes the sign of S0."""
     off = b & U64(bits - 1)
     w = (b >> U64(16)) & U64(0x7F)
     w = np.minimum(w, U64(bits))
-    v = a >> off
+    if signed:
+        sa = a.astype(np.int64) if bits == 64 else (a & M32).astype(np.uint32).view(np.int32)
+        v = (sa.astype(np.int64) >> off.astype(np.int64)).astype(U64)
+    else:
+        v = a >> off
     m = np.where(w >= U64(64), ~U64(0), (U64(1) << (w & U64(63))) - U64(1))
     v = v & m
     if bits == 32:

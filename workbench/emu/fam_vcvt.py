@@ -34,6 +34,14 @@ def f32_to_f16_rtz(x):
     return hb.astype(np.uint16).view(F16)
 
 
+def _norm16(x, lo: float, scale: float):
+    """One f32 -> snorm16 / unorm16 bit pattern (uint32 low half): clamp to [lo, 1], scale,
+    round to nearest even; NaN -> 0."""
+    x = np.asarray(x, F64)
+    q = np.rint(np.clip(np.where(np.isnan(x), 0.0, x), lo, 1.0) * scale)
+    return (q.astype(np.int64) & 0xFFFF).astype(U32)
+
+
 op = table("fam_vcvt")
 op("v_cvt_f32_u32", "f32", "u32", lambda a: a.astype(F32))
 op("v_cvt_f32_i32", "f32", "i32", lambda a: a.astype(F32))
@@ -58,6 +66,14 @@ op("v_cvt_u32_f64", "u32", "f64", lambda a: cvt_f2i(a, 0, 4294967295, U32))
 op("v_cvt_pkrtz_f16_f32", "u32", "f32 f32",
    lambda a, b: (f32_to_f16_rtz(a).view(np.uint16).astype(U32)
                  | (f32_to_f16_rtz(b).view(np.uint16).astype(U32) << U32(16))))
+# normalised packs (__builtin_amdgcn_cvt_pknorm_i16/u16): each f32 clamped to [-1, 1] / [0, 1],
+# scaled by 32767 / 65535 and rounded to nearest even, NaN -> 0; S0 in the low half (CDNA3 ISA
+# V_CVT_PKNORM_I16_F32 "D = {(snorm)S1.f, (snorm)S0.f}", RDNA3 ISA pseudo-code f32_to_snorm /
+# f32_to_unorm; GFX11 spells them v_cvt_pk_norm_*)
+op("v_cvt_pknorm_i16_f32", "u32", "f32 f32",
+   lambda a, b: (_norm16(a, -1.0, 32767.0) | (_norm16(b, -1.0, 32767.0) << U32(16))))
+op("v_cvt_pknorm_u16_f32", "u32", "f32 f32",
+   lambda a, b: (_norm16(a, 0.0, 65535.0) | (_norm16(b, 0.0, 65535.0) << U32(16))))
 op("v_cvt_pk_u16_u32", "u32", "u32 u32",
    lambda a, b: (a & U32(0xFFFF)) | ((b & U32(0xFFFF)) << U32(16)))
 op("v_pack_b32_f16", "u32", "b16 b16",

@@ -71,9 +71,13 @@ def bfe_u(x, off, w):
 
 
 def bfe_i(x, off, w):
-    off = np.asarray(off, U32) & U32(31)
+    """V_BFE_I32: (S0.i32 >> S1[4:0]) & ((1 << S2[4:0]) - 1), sign-extended from bit S2 - 1
+    (CDNA3 / RDNA3 ISA V_BFE_I32 pseudo-code): the shift is arithmetic, so a field running
+    past bit 31 takes S0's sign (LLVM's constantFoldBFE folds that case to `Src0 >> Offset`)."""
+    off = (np.asarray(off, U32) & U32(31)).astype(np.int64)
     w = (np.asarray(w, U32) & U32(31)).astype(np.int64)
-    v = (np.asarray(x, U32) >> off).astype(np.int64) & ((np.int64(1) << w) - 1)
+    sx = np.asarray(x, U32).view(np.int32).astype(np.int64)
+    v = (sx >> off) & ((np.int64(1) << w) - 1)
     sign = np.where(w > 0, (v >> np.maximum(w - 1, 0)) & 1, 0)
     v = np.where(sign == 1, v - (np.int64(1) << w), v)
     return np.where(w == 0, 0, v).astype(np.int32)
@@ -148,6 +152,26 @@ _MBHI = np.where(LANE < 32, np.uint64(0),
                  (np.uint64(1) << (LANE - 32).astype(np.uint64)) - np.uint64(1)).astype(U32)
 
 
+def _msad(a, b):
+    """V_MSAD_U8's byte sum: |a - b| over the bytes whose b (reference) byte is nonzero."""
+    a, b = _u64(a), _u64(b)
+    s = np.zeros(np.broadcast(a, b).shape, U64)
+    for k in range(0, 32, 8):
+        x, y = (a >> U64(k)) & U64(0xFF), (b >> U64(k)) & U64(0xFF)
+        s = s + np.where(y == 0, U64(0), np.where(x > y, x - y, y - x))
+    return s.astype(U32)
+
+
+def _lerp(a, b, c):
+    """V_LERP_U8: the four byte averages (a + b + round bit) >> 1."""
+    a, b, c = _u64(a), _u64(b), _u64(c)
+    out = np.zeros(np.broadcast(a, b, c).shape, U64)
+    for k in range(0, 32, 8):
+        x, y = (a >> U64(k)) & U64(0xFF), (b >> U64(k)) & U64(0xFF)
+        out = out | (((x + y + ((c >> U64(k)) & U64(1))) >> U64(1)) << U64(k))
+    return out.astype(U32)
+
+
 S5 = U32(31)
 
 
@@ -211,6 +235,13 @@ op("v_sad_u8", "u32", "u32 u32 u32", lambda a, b, c: _sad(a, b, 8) + c,
    sat=lambda a, b, c: _i64(_sad(a, b, 8)) + _i64(c))
 op("v_sad_hi_u8", "u32", "u32 u32 u32", lambda a, b, c: (_sad(a, b, 8) << U32(16)) + c,
    sat=lambda a, b, c: (_i64(_sad(a, b, 8)) << 16) + _i64(c))
+# masked SAD (__builtin_amdgcn_msad_u8): bytes where the reference S1 is 0 add nothing
+# (RDNA3 ISA V_MSAD_U8: "tmp += S1.u32[7:0] == 8'0U ? 0U : ABSDIFF(S0[7:0], S1[7:0])" per byte)
+op("v_msad_u8", "u32", "u32 u32 u32", lambda a, b, c: _msad(a, b) + c,
+   sat=lambda a, b, c: _i64(_msad(a, b)) + _i64(c))
+# per-byte rounded average (__builtin_amdgcn_lerp): byte k = (S0[k] + S1[k] + S2[8k]) >> 1, the
+# rounding bit being bit 0 of S2's byte k (RDNA3 ISA V_LERP_U8 pseudo-code)
+op("v_lerp_u8", "u32", "u32 u32 u32", lambda a, b, c: _lerp(a, b, c))
 op("v_xnor_b32", "u32", "u32 u32", lambda a, b: ~(a ^ b))
 op("v_lshlrev_b32", "u32", "u32 u32", lambda a, b: b << (a & S5))
 op("v_lshrrev_b32", "u32", "u32 u32", lambda a, b: b >> (a & S5))
@@ -234,10 +265,13 @@ op("v_bfe_i32", "i32", "u32 u32 u32", bfe_i)
 op("v_bfi_b32", "u32", "u32 u32 u32", lambda m, a, b: (m & a) | (~m & b))
 op("v_bfm_b32", "u32", "u32 u32",
    lambda w, o: (((U64(1) << _u64(w & S5)) - U64(1)) << _u64(o & S5)).astype(U32))
-op("v_alignbit_b32", "u32", "u32 u32 u32",
-   lambda a, b, c: (((_u64(a) << U64(32)) | _u64(b)) >> _u64(c & S5)).astype(U32))
-op("v_alignbyte_b32", "u32", "u32 u32 u32",
-   lambda a, b, c: (((_u64(a) << U64(32)) | _u64(b)) >> (U64(8) * _u64(c & U32(3)))
+# the shift amount (S2[4:0] / S2[1:0]) is read as a 16-bit operand: GFX11+ true16 code passes
+# it as a register half (`v_alignbyte_b32 v1, v2, v3, v1.l`; LLVM VOP3Instructions.td gives
+# V_ALIGNBIT/ALIGNBYTE_B32 a t16 src2 on GFX11+); only its low bits count on every arch
+op("v_alignbit_b32", "u32", "u32 u32 u16",
+   lambda a, b, c: (((_u64(a) << U64(32)) | _u64(b)) >> _u64(c & 31)).astype(U32))
+op("v_alignbyte_b32", "u32", "u32 u32 u16",
+   lambda a, b, c: (((_u64(a) << U64(32)) | _u64(b)) >> (U64(8) * _u64(c & 3))
                     ).astype(U32))
 op("v_perm_b32", "u32", "u32 u32 u32", perm)
 op("v_bcnt_u32_b32", "u32", "u32 u32", lambda a, b: popc(a) + b)

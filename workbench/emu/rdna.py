@@ -76,6 +76,8 @@ RENAMES: dict[str, str] = {
     "v_add_co_ci_u32": "v_addc_co_u32", "v_sub_co_ci_u32": "v_subb_co_u32",
     "v_subrev_co_ci_u32": "v_subbrev_co_u32",
     "v_cvt_pk_rtz_f16_f32": "v_cvt_pkrtz_f16_f32",
+    "v_cvt_pk_norm_i16_f32": "v_cvt_pknorm_i16_f32",
+    "v_cvt_pk_norm_u16_f32": "v_cvt_pknorm_u16_f32",
     "v_mad_co_u64_u32": "v_mad_u64_u32", "v_mad_co_i64_i32": "v_mad_i64_i32",  # GFX12 names
     # GFX12 IEEE-754-2019 minimumNumber/maximumNumber: on the gfx9 ops with IEEE mode (the only
     # difference is sNaN quieting, RDNA4 ISA "V_MAX_NUM_F32")
