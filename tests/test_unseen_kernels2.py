@@ -207,10 +207,236 @@ def lanes_runtime(arch):
     np.testing.assert_array_equal(got, want)
 
 
+# ---------------------------------------------------------------- cross-lane moves
+
+GFX9 = ("gfx942", "gfx950")
+RDNA = ("gfx1100", "gfx1201")
+
+
+def dpp_bcast(arch):
+    x = _rng().integers(-1000, 1000, 64).astype(np.int32)
+    b15, b31 = np.zeros(64, np.int32), np.zeros(64, np.int32)
+    _k("lanes2.hip", "dpp_bcast", arch)[1, 64](x, b15, b31)
+    want15 = np.full(64, -1, np.int32)
+    want15[16:32], want15[48:64] = x[15], x[47]  # rows 1 and 3 (row_mask 0xa)
+    want31 = np.full(64, -1, np.int32)
+    want31[32:64] = x[31]  # rows 2 and 3 (row_mask 0xc)
+    np.testing.assert_array_equal(b15, want15)
+    np.testing.assert_array_equal(b31, want31)
+
+
+def dpp_share(arch):
+    n = 64
+    x = _rng().integers(-1000, 1000, n).astype(np.int32)
+    share, xmask = np.zeros(n, np.int32), np.zeros(n, np.int32)
+    _k("lanes2.hip", "dpp_share", arch)[1, n](x, share, xmask)
+    lane = np.arange(n)
+    np.testing.assert_array_equal(share, x[(lane & ~15) + 5])
+    np.testing.assert_array_equal(xmask, x[lane ^ 6])
+
+
+def permlanes(arch):
+    n = 64
+    x = _rng().integers(-1000, 1000, n).astype(np.int32)
+    sel = _rng(3).permutation(16)
+    sel[3] = sel[9]  # a repeated source lane too
+    word = sum(int(v) << (4 * k) for k, v in enumerate(sel))
+    p16, px16 = np.zeros(n, np.int32), np.zeros(n, np.int32)
+    _k("lanes2.hip", "permlanes", arch)[1, n](x, p16, px16, np.uint32(word & 0xFFFFFFFF),
+                                             np.uint32(word >> 32))
+    lane = np.arange(n)
+    src = sel[lane & 15]
+    np.testing.assert_array_equal(p16, x[(lane & ~15) + src])
+    np.testing.assert_array_equal(px16, x[((lane & ~15) ^ 16) + src])
+
+
+def permlane64(arch):
+    ws = _ws(arch)
+    n = 128
+    x = _rng().integers(-1000, 1000, n).astype(np.int32)
+    out = np.zeros(n, np.int32)
+    _k("lanes2.hip", "permlane64", arch)[1, n](x, out)
+    lane = np.arange(n)
+    np.testing.assert_array_equal(out, x[lane ^ 32] if ws == 64 else x)
+
+
+def swizzle_quad(arch):
+    n = 64
+    x = _rng().integers(-1000, 1000, n).astype(np.int32)
+    out = np.zeros(n, np.int32)
+    _k("lanes2.hip", "swizzle_quad", arch)[1, n](x, out)
+    lane = np.arange(n)
+    np.testing.assert_array_equal(out, x[(lane & ~3) + np.array([2, 3, 0, 1])[lane & 3]])
+
+
+def packed16(arch):
+    r = _rng()
+    n = 64
+    a = (r.standard_normal(2 * n) * 4).astype(np.float16)
+    b = (r.standard_normal(2 * n) * 4).astype(np.float16)
+    p = r.integers(-30000, 30000, 2 * n).astype(np.int16)
+    q = r.integers(-30000, 30000, 2 * n).astype(np.int16)
+    fma, mn = np.zeros(2 * n, np.float16), np.zeros(2 * n, np.float16)
+    sm, prod = np.zeros(2 * n, np.int16), np.zeros(2 * n, np.int16)
+    _k("lanes2.hip", "packed16", arch)[1, n](a, b, fma, mn, p, q, sm, prod)
+    a64, b64 = a.astype(np.float64), b.astype(np.float64)
+    np.testing.assert_array_equal(fma, (a64 * b64 + a64).astype(np.float16))
+    np.testing.assert_array_equal(mn, np.minimum(a, b))
+    p32, q32 = p.astype(np.int32), q.astype(np.int32)
+    np.testing.assert_array_equal(sm, (p32 + q32).astype(np.int16))
+    np.testing.assert_array_equal(prod, (p32 * q32 - (q32 >> 1)).astype(np.int16))
+
+
+# ---------------------------------------------------------------- everyday kernels
+
+def _box3(img):
+    p = np.pad(img.astype(np.float64), 1, mode="edge")
+    h, w = img.shape
+    return sum(p[dy:dy + h, dx:dx + w] for dy in range(3) for dx in range(3)) / 9
+
+
+def box3_clamp(arch):
+    img = _rng().random((13, 21)).astype(np.float32)
+    out = np.zeros_like(img)
+    _k("apps2.hip", "box3_clamp", arch)[(3, 2), (8, 8)](img, out, 21, 13)
+    np.testing.assert_allclose(out, _box3(img), rtol=1e-6)
+
+
+def blur_sep(arch):
+    img = _rng().random((32, 48)).astype(np.float32)
+    out = np.zeros_like(img)
+    _k("apps2.hip", "blur_sep", arch)[(3, 2), (16, 16)](img, out, 48, 32)
+    t = np.array([1, 4, 6, 4, 1]) / 16
+    p = np.pad(img.astype(np.float64), 2, mode="edge")
+    rows = sum(t[k] * p[:, k:k + 48] for k in range(5))
+    want = sum(t[k] * rows[k:k + 32] for k in range(5))
+    np.testing.assert_allclose(out, want, rtol=1e-5)
+
+
+def transpose_bf16(arch):
+    bits = _rng().integers(0, 2**16, (24, 40)).astype(np.uint16)
+    out = np.zeros((40, 24), np.uint16)
+    _k("apps2.hip", "transpose_bf16_v16", arch)[(1, 3), (5, 8)](bits, out, 24, 40)
+    np.testing.assert_array_equal(out, bits.T)
+
+
+def radix_hist(arch):
+    keys = _rng().integers(0, 2**32, 1000, dtype=np.uint64).astype(np.uint32)
+    for shift in (0, 12, 28):
+        hist = np.zeros(16, np.uint32)
+        _k("apps2.hip", "radix_hist", arch)[4, 256](keys, hist, 1000, shift)
+        np.testing.assert_array_equal(hist, np.bincount((keys >> shift) & 15, minlength=16))
+
+
+def atomics64b(arch):
+    r = _rng()
+    n = 256
+    x = r.integers(-1000, 1000, n).astype(np.float64) / 8  # exact sums in any order
+    k = r.integers(0, 2**64, n, dtype=np.uint64)
+    s, mn, mx = np.zeros(1), np.full(1, 2**64 - 1, np.uint64), np.zeros(1, np.uint64)
+    ctr, tickets = np.zeros(1, np.uint32), np.zeros(n, np.uint32)
+    _k("apps2.hip", "atomics64b", arch)[4, 64](x, s, k, mn, mx, ctr, tickets, np.uint32(9))
+    assert s[0] == x.sum() and mn[0] == k.min() and mx[0] == k.max()
+    # atomicInc: old >= wrap ? 0 : old + 1, so tickets cycle 0..9 and each value is drawn
+    # n / 10 times (rounded), and the counter ends at n mod 10
+    np.testing.assert_array_equal(np.bincount(tickets, minlength=10),
+                                  [n // 10 + (v < n % 10) for v in range(10)])
+    assert ctr[0] == n % 10
+
+
+def seg_sum_sync(arch):
+    ws = _ws(arch)
+    n = 128
+    x = _rng().integers(-50, 50, n).astype(np.float32)
+    head = (_rng(5).random(n) < 0.2).astype(np.int32)
+    out = np.zeros(n, np.float32)
+    _k("apps2.hip", "seg_sum_sync", arch)[2, 64](x, head, out)
+    want = np.zeros(n, np.float32)
+    for i in range(n):
+        j = i
+        while j % ws and not head[j]:
+            j -= 1
+        want[i] = x[j:i + 1].sum()
+    np.testing.assert_array_equal(out, want)
+
+
+def stream_scale(arch):
+    x = _rng().standard_normal(64 * 7).astype(np.float32)
+    x[5] = np.nan
+    out = np.zeros_like(x)
+    _k("apps2.hip", "stream_scale", arch)[2, 32](x, out, 7, np.float32(1.5))
+    np.testing.assert_array_equal(out, np.where(np.isnan(x), 0, x * np.float32(1.5)))
+
+
+def bias_gelu(arch):
+    import math
+    r = _rng()
+    acc = (r.standard_normal((8, 32)) * 3).astype(np.float32)
+    bias = r.standard_normal(32).astype(np.float32)
+    e, t = np.zeros_like(acc), np.zeros_like(acc)
+    _k("apps2.hip", "bias_gelu", arch)[2, 128](acc, bias, e, t, 32)
+    v = (acc + bias).astype(np.float64)
+    we = 0.5 * v * (1 + np.vectorize(math.erf)(v * 0.70710678))
+    wt = 0.5 * v * (1 + np.tanh(0.7978845608 * (v + 0.044715 * v ** 3)))
+    np.testing.assert_allclose(e, we, rtol=2e-6, atol=1e-6)
+    np.testing.assert_allclose(t, wt, rtol=2e-6, atol=1e-6)
+
+
+def masked_minmax(arch):
+    x = _rng().standard_normal(300).astype(np.float32)
+    keep = (_rng(2).random(300) < 0.3).astype(np.int32)
+    keep[:40] = 0
+    mn, mx, imin = np.zeros(1, np.float32), np.zeros(1, np.float32), np.zeros(1, np.int32)
+    ws = _ws(arch)
+    _k("apps2.hip", "masked_minmax", arch)[1, ws](x, keep, mn, mx, 300, imin)
+    assert (mn[0], mx[0], imin[0]) == (x[keep == 1].min(), x[keep == 1].max(),
+                                       np.flatnonzero(keep)[0])
+    keep[:] = 0  # nothing kept: the identities come back
+    _k("apps2.hip", "masked_minmax", arch)[1, ws](x, keep, mn, mx, 300, imin)
+    assert mn[0] == np.inf and mx[0] == np.finfo(np.float32).min
+    assert imin[0] == np.iinfo(np.int32).max
+
+
+def functors(arch):
+    r = _rng()
+    x = r.integers(-20, 20, 64).astype(np.float32)
+    y = r.integers(-20, 20, 64).astype(np.float32)
+    out = np.zeros(64, np.float32)
+    sq = (np.arange(64) % 4) ** 2
+    _k("apps2.hip", "zip_apply<Saxpy>", arch)[1, 64](np.float32(2.5).tobytes(), x, y, out)
+    np.testing.assert_array_equal(out, 2.5 * x + y + sq)
+    _k("apps2.hip", "zip_apply<Hypot>", arch)[1, 64](bytes(1), x, y, out)
+    np.testing.assert_array_equal(out, np.sqrt(x * x + y * y) + sq.astype(np.float32))
+
+
+def linkage(arch):
+    x = np.arange(32, dtype=np.float32)
+    _k("apps2.hip", "scale_c", arch)[1, 32](x, np.float32(2))
+    np.testing.assert_array_equal(x, 2 * np.arange(32))
+    _k("apps2.hip", "scale_cpp(float*, float)", arch)[1, 32](x, np.float32(3))
+    np.testing.assert_array_equal(x, 6 * np.arange(32))
+    d = np.arange(32, dtype=np.float64)
+    _k("apps2.hip", "scale_cpp(double*, double)", arch)[1, 32](d, 0.5)
+    np.testing.assert_array_equal(d, 0.5 * np.arange(32))
+    # overloads sharing a source name each get a Python name (before: the second silently
+    # replaced the first), and the bare name is refused naming both
+    mod = _module("apps2.hip", arch)
+    assert {"scale_cpp_float_ptr_float", "scale_cpp_double_ptr_double"} <= set(mod.kernel_names())
+    _k("apps2.hip", "scale_cpp_float_ptr_float", arch)[1, 32](x, np.float32(0.5))
+    np.testing.assert_array_equal(x, 3 * np.arange(32))
+    with pytest.raises(KeyError, match="overloads"):
+        mod["scale_cpp"]
+
+
 CASES = {
     f.__name__: (f, archs) for f, archs in [
         (byte_ops, ALL), (bitfields, ALL), (frexp_parts, ALL), (packs, ALL),
         (fmed3_clamp, ALL), (cmp_masks, ALL + W64), (lanes_runtime, ALL + W64),
+        (dpp_bcast, GFX9), (dpp_share, RDNA + W64), (permlanes, RDNA + W64),
+        (permlane64, RDNA + W64), (swizzle_quad, ALL + W64), (packed16, ALL),
+        (box3_clamp, ALL), (blur_sep, ALL), (transpose_bf16, ALL), (radix_hist, ALL + W64),
+        (atomics64b, ALL), (seg_sum_sync, ALL + W64), (stream_scale, ALL), (bias_gelu, ALL),
+        (masked_minmax, ALL + W64), (functors, ALL), (linkage, ALL),
     ]
 }
 PARAMS_LIST = [(n, a) for n, (_, archs) in CASES.items() for a in archs]

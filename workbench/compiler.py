@@ -38,7 +38,7 @@ from .codeobject import (
 )
 
 INCLUDE_DIR = Path(__file__).parent / "include"
-CACHE_FORMAT = 8  # bump when the cached pickle's shape changes
+CACHE_FORMAT = 9  # bump when the cached pickle's shape (or how kernels are named) changes
 DEFAULT_FILENAME = "cell"
 
 
@@ -127,9 +127,14 @@ class CodeObject:
         if name in self.kernels:
             return self.kernels[name]
         want = "".join(name.split())
-        for k in self.kernels.values():
-            if name == k.symbol or want in _spellings(k):
-                return k
+        hits = [k for k in self.kernels.values() if name == k.symbol or want in _spellings(k)]
+        if len(hits) > 1 and not any(name == k.symbol for k in hits):
+            shown = "; ".join(f"{k.name} ({k.demangled or k.symbol})" for k in hits)
+            raise KeyError(f"{name!r} names {len(hits)} overloads in the {self.arch} code "
+                           f"object; pick one by its Python name or its demangled name with "
+                           f"the parameter list: {shown}")
+        if hits:
+            return next((k for k in hits if name == k.symbol), hits[0])
         same = [k for k in self.kernels.values() if name == k.metadata.get("source_name")]
         if len(same) == 1:
             return same[0]
@@ -243,8 +248,9 @@ class Module:
             try:
                 co.kernel(name)
                 return True
-            except KeyError:
-                pass
+            except KeyError as e:
+                if "overloads" in str(e):
+                    raise  # an ambiguous name: say which overloads it could mean
         return False
 
     def get_function(self, name: str) -> Any:
@@ -935,6 +941,14 @@ def _python_names(raws, params, demangled: dict[str, str]) -> dict[str, str]:
     for sym in clash:
         if sym in demangled:
             base[sym] = readable_name(demangled[sym])
+    # overloads (`k(float*)` and `k(double*)`) still share a name: add their parameter types
+    # (before, the second silently replaced the first in the module's kernel table)
+    clash = {s for s in base if list(base.values()).count(base[s]) > 1}
+    for sym in clash:
+        dem = demangled.get(sym, "")
+        i = dem.find("(", len(qualified_name(dem))) if dem else -1
+        if i >= 0:
+            base[sym] += "_" + dem[i:].replace("*", "_ptr")
     return {s: re.sub(r"_+", "_", re.sub(r"\W", "_", n)).strip("_") or "kernel"
             for s, n in base.items()}
 

@@ -339,3 +339,25 @@ def _build_permlane(d: Decoded):
                                 "EXEC without FI; not modelled")
         st.vwrite(rd, g, np.take_along_axis(st.R[rs, g.ix], src_lane, 1))
     return run
+
+
+# ---- v_permlane64_b32 (GFX11+ VOP1, __builtin_amdgcn_permlane64): lane i reads lane i ^ 32,
+# swapping the halves of a wave64; in wave32 it does nothing (LLVM AMDGPUUsage / IntrinsicsAMDGPU
+# int_amdgcn_permlane64: "upper half and lower half of a wave64 are swapped ... no operation in
+# wave32 mode"). Like v_readlane it reads the source lane whatever its EXEC bit.
+@semantic("v_permlane64_b32")
+def _build_permlane64(d: Decoded):
+    from .operands import row_of
+
+    if d.mods:
+        raise EmulatorError(f"{d.mnemonic}: modifiers {sorted(d.mods)} at pc 0x{d.addr:x}")
+    dst, src = d.ops
+    if src.kind != "v" or dst.kind != "v":
+        raise EmulatorError(f"{d.mnemonic}: operands at pc 0x{d.addr:x}: `{d.inst.text}`")
+    nv = d.kernel.n_vgpr
+    rd, rs = row_of(dst, nv), row_of(src, nv)
+    swap = np.arange(64) ^ 32 if d.kernel.wave == 64 else np.arange(64)
+
+    def run(st, g):
+        st.vwrite(rd, g, st.R[rs, g.ix][:, swap])
+    return run

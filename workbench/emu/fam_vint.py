@@ -287,6 +287,12 @@ op("v_min3_u32", "u32", "u32 u32 u32", lambda a, b, c: np.minimum(np.minimum(a, 
 op("v_max3_u32", "u32", "u32 u32 u32", lambda a, b, c: np.maximum(np.maximum(a, b), c))
 op("v_min3_i32", "i32", "i32 i32 i32", lambda a, b, c: np.minimum(np.minimum(a, b), c))
 op("v_max3_i32", "i32", "i32 i32 i32", lambda a, b, c: np.maximum(np.maximum(a, b), c))
+# GFX11+ fused clamps (RDNA3 ISA V_MAXMIN_I32: "D0.i32 = v_min_i32(v_max_i32(S0.i32, S1.i32),
+# S2.i32)", V_MINMAX_*: the max of the min); LLVM selects them for min(max(x, lo), hi)
+op("v_maxmin_i32", "i32", "i32 i32 i32", lambda a, b, c: np.minimum(np.maximum(a, b), c))
+op("v_minmax_i32", "i32", "i32 i32 i32", lambda a, b, c: np.maximum(np.minimum(a, b), c))
+op("v_maxmin_u32", "u32", "u32 u32 u32", lambda a, b, c: np.minimum(np.maximum(a, b), c))
+op("v_minmax_u32", "u32", "u32 u32 u32", lambda a, b, c: np.maximum(np.minimum(a, b), c))
 op("v_med3_i32", "i32", "i32 i32 i32", imed3)
 op("v_med3_i16", "i16", "i16 i16 i16", imed3)  # CDNA3 ISA V_MED3_I16 / V_MED3_U16
 op("v_med3_u16", "u16", "u16 u16 u16", imed3)
