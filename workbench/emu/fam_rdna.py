@@ -19,7 +19,7 @@ from .floats import flush, flush_src
 from .operands import imm_bits, sread32, sread64
 from .registry import Decoded, semantic
 from .state import EXEC
-from .vfloat import fma16, fma32, maxnum, minnum
+from .vfloat import fma16, fma32, maximum, maxnum, minimum, minnum
 
 U32, U64 = np.uint32, np.uint64
 M32 = 0xFFFFFFFF
@@ -236,6 +236,9 @@ _SFX = {  # name -> (dst type, source types, fn)
     "s_max_num_f16": ("f16", "f16 f16", maxnum), "s_min_num_f16": ("f16", "f16 f16", minnum),
     "s_max_num_f32": ("f32", "f32 f32", maxnum), "s_min_num_f32": ("f32", "f32 f32", minnum),
     "s_max_f32": ("f32", "f32 f32", maxnum), "s_min_f32": ("f32", "f32 f32", minnum),
+    # GFX12 S_MINIMUM_F32/F16, S_MAXIMUM_F32/F16 (RDNA4 ISA SOP2 opcodes 79-82): IEEE minimum()
+    "s_minimum_f32": ("f32", "f32 f32", minimum), "s_maximum_f32": ("f32", "f32 f32", maximum),
+    "s_minimum_f16": ("f16", "f16 f16", minimum), "s_maximum_f16": ("f16", "f16 f16", maximum),
     "s_rndne_f32": ("f32", "f32", np.rint), "s_rndne_f16": ("f16", "f16", np.rint),
     "s_trunc_f16": ("f16", "f16", np.trunc), "s_floor_f16": ("f16", "f16", np.floor),
     "s_ceil_f16": ("f16", "f16", np.ceil),

@@ -8,7 +8,20 @@ from __future__ import annotations
 import numpy as np
 
 from .valu import table
-from .vfloat import fma16, fract, mad16, max3, maxnum, med3, min3, minnum
+from .vfloat import (
+    fma16,
+    fract,
+    mad16,
+    max3,
+    maximum,
+    maximum3,
+    maxnum,
+    med3,
+    min3,
+    minimum,
+    minimum3,
+    minnum,
+)
 
 F32, F64, F16 = np.float32, np.float64, np.float16
 U32, I32 = np.uint32, np.int32
@@ -30,6 +43,12 @@ op("v_min3_f16", "f16", "f16 f16 f16", min3)
 op("v_med3_f16", "f16", "f16 f16 f16", med3)
 op("v_maxmin_f16", "f16", "f16 f16 f16", lambda a, b, c: minnum(maxnum(a, b), c))  # RDNA3
 op("v_minmax_f16", "f16", "f16 f16 f16", lambda a, b, c: maxnum(minnum(a, b), c))
+# GFX12 V_MINIMUM_F16 / V_MAXIMUM_F16 and the 3-input forms (RDNA4 ISA: IEEE minimum()/maximum(),
+# "A signaling NaN in either argument is propagated"; V_PK_MINIMUM3_F16 is v_minimum3_f16 per half)
+op("v_minimum_f16", "f16", "f16 f16", minimum)
+op("v_maximum_f16", "f16", "f16 f16", maximum)
+op("v_minimum3_f16", "f16", "f16 f16 f16", minimum3)
+op("v_maximum3_f16", "f16", "f16 f16 f16", maximum3)
 op("v_ldexp_f16", "f16", "f16 i16", lambda a, e: np.ldexp(a.astype(F32), e).astype(F16))
 op("v_trunc_f16", "f16", "f16", np.trunc)
 op("v_ceil_f16", "f16", "f16", np.ceil)

@@ -16,10 +16,12 @@ from .vfloat import (
     frexp_mant,
     mad32,
     max3,
+    maximum,
     maximum3,
     maxnum,
     med3,
     min3,
+    minimum,
     minimum3,
     minnum,
 )
@@ -45,6 +47,9 @@ op("v_maxmin_f32", "f32", "f32 f32 f32", lambda a, b, c: minnum(maxnum(a, b), c)
 op("v_minmax_f32", "f32", "f32 f32 f32", lambda a, b, c: maxnum(minnum(a, b), c))
 op("v_maximum3_f32", "f32", "f32 f32 f32", maximum3)  # gfx950, IEEE 754-2019 maximum
 op("v_minimum3_f32", "f32", "f32 f32 f32", minimum3)
+# GFX12 V_MINIMUM_F32 / V_MAXIMUM_F32 (RDNA4 ISA: IEEE minimum()/maximum(), NaN-propagating)
+op("v_minimum_f32", "f32", "f32 f32", minimum)
+op("v_maximum_f32", "f32", "f32 f32", maximum)
 op("v_fma_f32", "f32", "f32 f32 f32", fma32)
 op("v_fmac_f32", "f32", "f32 f32 f32", fma32, "acc")
 op("v_mad_f32", "f32", "f32 f32 f32", mad32)

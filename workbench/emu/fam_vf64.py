@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from .valu import table
-from .vfloat import fma64, fract, frexp_exp, frexp_mant, maxnum, minnum
+from .vfloat import fma64, fract, frexp_exp, frexp_mant, maximum, maxnum, minimum, minnum
 
 F32, F64, F16 = np.float32, np.float64, np.float16
 U32, I32 = np.uint32, np.int32
@@ -23,6 +23,8 @@ op("v_fmac_f64", "f64", "f64 f64 f64", fma64, "acc")  # gfx90a+ VOP2 (LLVM VOP2I
 # comparison" (GT_NEG_ZERO / LT_NEG_ZERO); numpy's fmax/fmin alone return either zero.
 op("v_max_f64", "f64", "f64 f64", maxnum)
 op("v_min_f64", "f64", "f64 f64", minnum)
+op("v_minimum_f64", "f64", "f64 f64", minimum)  # GFX12 (RDNA4 ISA): IEEE minimum(), NaN wins
+op("v_maximum_f64", "f64", "f64 f64", maximum)
 op("v_ldexp_f64", "f64", "f64 i32", lambda a, e: np.ldexp(a, np.clip(e, -3000, 3000)))
 op("v_fract_f64", "f64", "f64", lambda a: fract(a, F64))
 op("v_trunc_f64", "f64", "f64", np.trunc)

@@ -16,7 +16,7 @@ from .errors import UnknownInstruction
 from .floats import flush, flush_dst, flush_src
 from .operands import row_of, vread32
 from .registry import Decoded, semantic
-from .vfloat import fma16, fma32, maxnum, minnum
+from .vfloat import fma16, fma32, maximum, maximum3, maxnum, minimum, minimum3, minnum
 
 U32, F16, F32 = np.uint32, np.float16, np.float32
 
@@ -27,6 +27,11 @@ PK16 = {  # name: (element type, number of sources, fn)
     # V_PK_MIN_F16 / V_PK_MAX_F16: per half "D0[15:0].f16 = v_min_f16(S0[15:0].f16, ...)"
     # (RDNA3.5 ISA, VOP3P opcodes 17/18), i.e. V_MIN_F16: NaN -> other operand, -0 < +0
     "v_pk_min_f16": ("f16", 2, minnum), "v_pk_max_f16": ("f16", 2, maxnum),
+    # RDNA4 ISA V_PK_MINIMUM_F16 / V_PK_MAXIMUM_F16: "tmp[15 : 0].f16 = v_minimum_f16(S0[15 : 0]
+    # .f16, S1[15 : 0].f16)" per half; CDNA4 ISA V_PK_MINIMUM3_F16 / V_PK_MAXIMUM3_F16 (opcodes
+    # 27/28): v_minimum3_f16 per half -- IEEE minimum(), a NaN in any operand gives NaN
+    "v_pk_minimum_f16": ("f16", 2, minimum), "v_pk_maximum_f16": ("f16", 2, maximum),
+    "v_pk_minimum3_f16": ("f16", 3, minimum3), "v_pk_maximum3_f16": ("f16", 3, maximum3),
     "v_pk_add_u16": ("u16", 2, lambda a, b: a + b), "v_pk_sub_u16": ("u16", 2, lambda a, b: a - b),
     "v_pk_add_i16": ("i16", 2, lambda a, b: a + b), "v_pk_sub_i16": ("i16", 2, lambda a, b: a - b),
     "v_pk_mul_lo_u16": ("u16", 2, lambda a, b: a * b),

@@ -232,8 +232,9 @@ def _ieee_extreme(a, b, pick_max: bool):
         r = np.where(zeros, np.where(neg, -np.zeros_like(r), np.zeros_like(r)), r)
     nan_a, nan_b = np.isnan(a), np.isnan(b)
     if (nan_a | nan_b).any():
-        ut = {np.dtype(np.float32): np.uint32, np.dtype(np.float16): np.uint16}[r.dtype]
-        quiet = {np.uint32: 0x00400000, np.uint16: 0x0200}[ut]
+        ut = {np.dtype(np.float64): np.uint64, np.dtype(np.float32): np.uint32,
+              np.dtype(np.float16): np.uint16}[r.dtype]
+        quiet = {np.uint64: 0x0008000000000000, np.uint32: 0x00400000, np.uint16: 0x0200}[ut]
         first = np.where(nan_a, a, b)
         qnan = (first.view(ut) | ut(quiet)).view(r.dtype)
         r = np.where(nan_a | nan_b, qnan, r)
@@ -249,3 +250,14 @@ def maximum3(a, b, c):
 def minimum3(a, b, c):
     """V_MINIMUM3_* (gfx950): llvm.minimum semantics, NaN-propagating."""
     return _ieee_extreme(_ieee_extreme(a, b, False), c, False)
+
+
+def minimum(a, b):
+    """V_MINIMUM_F32/F16/F64 (GFX12; RDNA4 ISA "IEEE minimum()": "A signaling NaN in either
+    argument is propagated to the result"): a NaN operand gives NaN, -0 < +0."""
+    return _ieee_extreme(a, b, False)
+
+
+def maximum(a, b):
+    """V_MAXIMUM_F32/F16/F64 (GFX12): IEEE 754-2019 maximum, NaN-propagating, +0 > -0."""
+    return _ieee_extreme(a, b, True)
