@@ -119,6 +119,16 @@ def test_branch_into_differently_compiled_code(mod):
         Kernel(mod, "skip_restore", device="emulator")[1, 64](1, o)
 
 
+def test_hw_id_reads_the_modelled_placement(mod):
+    """HW_ID (CDNA3 ISA: WAVE_ID 3:0, SIMD_ID 5:4, CU_ID 11:8): block d on CU d mod 16, wave
+    k of a block on SIMD k mod 4, slot k // 4 (fam_mode's documented model)."""
+    o = np.zeros(18 * 128, np.uint32)
+    Kernel(mod, "read_hw_id", device="emulator")[18, 128](o)
+    d, k = np.arange(18)[:, None], np.arange(2)[None, :]
+    want = (k // 4) | (k % 4) << 4 | (d % 16) << 8
+    np.testing.assert_array_equal(o.reshape(18, 2, 64), np.repeat(want[:, :, None], 64, 2))
+
+
 def test_other_hardware_registers_are_refused(mod):
-    with pytest.raises(UnknownInstruction, match="HW_REG_HW_ID"):
-        Kernel(mod, "read_hw_id", device="emulator")[1, 64](np.zeros(64, np.uint32))
+    with pytest.raises(UnknownInstruction, match="HW_REG_GPR_ALLOC"):
+        Kernel(mod, "read_gpr_alloc", device="emulator")[1, 64](np.zeros(64, np.uint32))

@@ -428,6 +428,64 @@ def linkage(arch):
         mod["scale_cpp"]
 
 
+# ---------------------------------------------------------------- dots, clocks, __smid
+
+def dot2_int(arch):
+    r = _rng()
+    n = 64
+    a, b = (r.integers(-2**15, 2**15, 2 * n).astype(np.int16) for _ in range(2))
+    ua, ub = (r.integers(0, 2**16, 2 * n).astype(np.uint16) for _ in range(2))
+    c = r.integers(-2**20, 2**20, n).astype(np.int32)
+    s2, u2 = np.zeros(n, np.int32), np.zeros(n, np.uint32)
+    _k("misc2.hip", "dot2_int", arch)[1, n](a, b, ua, ub, c, s2, u2)
+    a64, b64 = a.astype(np.int64).reshape(-1, 2), b.astype(np.int64).reshape(-1, 2)
+    want = ((a64 * b64).sum(axis=1) + c) & 0xFFFFFFFF
+    np.testing.assert_array_equal(s2.view(np.uint32), want.astype(np.uint32))
+    ua64, ub64 = ua.astype(np.int64).reshape(-1, 2), ub.astype(np.int64).reshape(-1, 2)
+    want = ((ua64 * ub64).sum(axis=1) + c.view(np.uint32)) & 0xFFFFFFFF
+    np.testing.assert_array_equal(u2, want.astype(np.uint32))
+
+
+def dot2_f16(arch):
+    r = _rng()
+    n = 64
+    a = r.integers(-40, 40, 2 * n).astype(np.float16)
+    b = r.integers(-40, 40, 2 * n).astype(np.float16)
+    c = r.integers(-1000, 1000, n).astype(np.float32)
+    out = np.zeros(n, np.float32)
+    _k("misc2.hip", "dot2_f16", arch)[1, n](a, b, c, out)
+    want = (a.astype(np.float32) * b.astype(np.float32)).reshape(-1, 2).sum(axis=1) + c
+    np.testing.assert_array_equal(out, want)  # small integers: exact in any order
+
+
+def gemm_i8(arch):
+    r = _rng()
+    M, N, K = 3, 32, 24
+    A = r.integers(-128, 128, (M, K)).astype(np.int8)
+    B = r.integers(-128, 128, (K, N)).astype(np.int8)
+    C = np.zeros((M, N), np.int32)
+    A4 = A.view(np.int32)  # 4 consecutive k per dword, lowest k in the low byte
+    B4t = np.ascontiguousarray(B.T).view(np.int32)
+    _k("misc2.hip", "gemm_i8_dot4", arch)[(1, M), N](A4, B4t, C, N, K // 4)
+    np.testing.assert_array_equal(C, A.astype(np.int32) @ B.astype(np.int32))
+
+
+def realtime(arch):
+    t, ok = np.zeros(3, np.uint64), np.zeros(3, np.int32)
+    _k("misc2.hip", "realtime", arch)[3, 64](t, ok)
+    assert ok.all()
+
+
+def smid(arch):
+    """__smid() is deterministic on the emulator (emu/fam_mode.py: block d on CU d mod 16,
+    one SE/XCC) and uniform over a block's waves; before it did not compile (no __smid) and
+    s_getreg of HW_ID/HW_ID1/XCC_ID was refused."""
+    ids, uni = np.zeros(20, np.uint32), np.zeros(20, np.int32)
+    _k("misc2.hip", "smid", arch)[20, 256](ids, uni)
+    np.testing.assert_array_equal(ids, np.arange(20) % 16)
+    assert uni.all()
+
+
 CASES = {
     f.__name__: (f, archs) for f, archs in [
         (byte_ops, ALL), (bitfields, ALL), (frexp_parts, ALL), (packs, ALL),
@@ -437,6 +495,7 @@ CASES = {
         (box3_clamp, ALL), (blur_sep, ALL), (transpose_bf16, ALL), (radix_hist, ALL + W64),
         (atomics64b, ALL), (seg_sum_sync, ALL + W64), (stream_scale, ALL), (bias_gelu, ALL),
         (masked_minmax, ALL + W64), (functors, ALL), (linkage, ALL),
+        (dot2_int, GFX9), (dot2_f16, ALL), (gemm_i8, ALL), (realtime, ALL), (smid, ALL + W64),
     ]
 }
 PARAMS_LIST = [(n, a) for n, (_, archs) in CASES.items() for a in archs]

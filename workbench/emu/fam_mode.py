@@ -90,6 +90,31 @@ def _check(d: Decoded, new: np.ndarray, expect: int) -> None:
 HW_REG_SHADER_CYCLES, HW_REG_SHADER_CYCLES_HI = 29, 30
 
 
+# Wave placement registers (__smid() reads them). LLVM SIDefines.h Hwreg: ID_HW_ID = 4 (gfx9),
+# ID_XCC_ID = 20 (gfx940+), ID_HW_ID1 = 23 (GFX10+). Field layouts: CDNA3 ISA "HW_ID" (WAVE_ID
+# 3:0, SIMD_ID 5:4, PIPE_ID 7:6, CU_ID 11:8, SH_ID 12, SE_ID 14:13, ...), RDNA3 ISA "HW_ID1"
+# (WAVE_ID 4:0, SIMD_ID 9:8, WGP_ID 13:10, SA_ID 16, SE_ID 20:18), XCC_ID 3:0.
+# The emulator's machine is modelled, not a real GPU's: one XCC, one shader engine and array,
+# 16 CUs (WGPs on RDNA: the 4-bit CU_ID / WGP_ID range); workgroup number d of the launch (in
+# dispatch order, x fastest) runs on CU d mod 16, its wave k on SIMD k mod 4 in slot k // 4;
+# SE, SA, SH, XCC, pipe and the queue fields read 0. So __smid() is deterministic: blocks
+# 0..15 report 0..15, block 16 reports 0 again, and every wave of a block the same value.
+HW_REG_HW_ID, HW_REG_XCC_ID, HW_REG_HW_ID1 = 4, 20, 23
+EMU_CUS = 16
+
+
+def _placement(st, g, rid: int) -> np.ndarray:
+    """The HW_ID / HW_ID1 / XCC_ID value of each wave of ``g`` (see the model above)."""
+    wave = np.asarray(g.waves)
+    cu = (st.wg_first + st.wg[wave]) % EMU_CUS
+    k = st.wave_in_wg[wave]
+    if rid == HW_REG_XCC_ID:
+        return np.zeros(len(wave), np.uint32)
+    if rid == HW_REG_HW_ID1:
+        return ((k // 4) | (k % 4) << 8 | cu << 10).astype(np.uint32)
+    return ((k // 4) | (k % 4) << 4 | cu << 8).astype(np.uint32)
+
+
 def _counter(st) -> int:
     from .fam_smem import clock_now
 
@@ -100,6 +125,12 @@ def _fields(d: Decoded) -> tuple[int, int, int]:
     rid, off, size = hwreg_fields(d.inst.words[0])
     if rid in (HW_REG_SHADER_CYCLES, HW_REG_SHADER_CYCLES_HI) and d.base == "s_getreg_b32" \
             and d.kernel.gen >= 11:
+        return rid, off, size
+    if d.base == "s_getreg_b32" and (
+            (rid == HW_REG_HW_ID and d.kernel.gen == 9)
+            or (rid == HW_REG_HW_ID1 and d.kernel.gen >= 10)
+            or (rid == HW_REG_XCC_ID and str(d.kernel.arch) in ("gfx940", "gfx941", "gfx942",
+                                                                 "gfx950"))):
         return rid, off, size
     if rid != HW_REG_MODE:
         name = next((o.text for o in d.ops if "hwreg" in o.text), f"id {rid}")
@@ -113,6 +144,10 @@ def _build_getreg(d: Decoded):
     rid, off, size = _fields(d)
     dst = d.ops[0]
     mask = np.uint32((1 << size) - 1) if size < 32 else np.uint32(0xFFFFFFFF)
+    if rid in (HW_REG_HW_ID, HW_REG_HW_ID1, HW_REG_XCC_ID):
+        def placement(st, g):
+            st.swrite(dst.idx, g, (_placement(st, g, rid) >> np.uint32(off)) & mask)
+        return placement
     if rid != HW_REG_MODE:
         shift = 32 if rid == HW_REG_SHADER_CYCLES_HI else 0
         width = 20 if (rid == HW_REG_SHADER_CYCLES and d.kernel.gen == 11) else 32

@@ -242,6 +242,7 @@ def execute(info: Any, listing: Any, grid: Sequence[int], block: Sequence[int],
         init_batch(st, desc, grid, block, wg_ids, kreg.base, dreg.base, qreg.base, kview,
                    scratch_base=0)
         st.wave_global = (s * wpg + np.arange(st.W)).astype(np.int64)
+        st.wg_first = s
         st.MODE[:] = np.uint32(max(prog.info.mode, 0))
         if stream:
             for w in range(st.W):

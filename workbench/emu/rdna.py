@@ -76,6 +76,9 @@ RENAMES: dict[str, str] = {
     "v_add_co_ci_u32": "v_addc_co_u32", "v_sub_co_ci_u32": "v_subb_co_u32",
     "v_subrev_co_ci_u32": "v_subbrev_co_u32",
     "v_cvt_pk_rtz_f16_f32": "v_cvt_pkrtz_f16_f32",
+    # GFX11+ VOP2 D = dot2(S0, S1) + D (LLVM VOP2Instructions.td V_DOT2ACC_F32_F16 / _BF16:
+    # the gfx9 v_dot2c_* under their GFX11 names; fdot2 with the accumulator in the destination)
+    "v_dot2acc_f32_f16": "v_dot2c_f32_f16", "v_dot2acc_f32_bf16": "v_dot2c_f32_bf16",
     "v_cvt_pk_norm_i16_f32": "v_cvt_pknorm_i16_f32",
     "v_cvt_pk_norm_u16_f32": "v_cvt_pknorm_u16_f32",
     "v_mad_co_u64_u32": "v_mad_u64_u32", "v_mad_co_i64_i32": "v_mad_i64_i32",  # GFX12 names

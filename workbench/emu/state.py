@@ -131,6 +131,7 @@ class State:
         self.wg_global = np.zeros((n_waves, 3), np.int64)  # workgroup id x, y, z
         self.wave_in_wg = np.zeros(n_waves, np.int64)
         self.wave_global = np.zeros(n_waves, np.int64)  # wave number in the whole launch
+        self.wg_first = 0  # dispatch number of this batch's first workgroup (fam_mode HW_ID)
         self.mem: Any = None  # workbench.emu.memory.Memory
         self.trace: Any | None = None  # workbench.emu.trace.TraceRecorder
         self.launch: Any = None  # workbench.emu.engine.Launch (kernel name, listing, ...)

@@ -47,7 +47,11 @@ extern "C" __global__ void skip_restore(int skip, float* o) {
   o[threadIdx.x] = 1.0f;
 }
 
-// Other hardware registers are not modelled (HW_REG_HW_ID = 4: wave/SIMD/CU placement).
+// HW_REG_HW_ID (4: wave/SIMD/CU placement) reads the emulator's modelled placement
+// (fam_mode); other hardware registers are not modelled (HW_REG_GPR_ALLOC = 5).
 extern "C" __global__ void read_hw_id(unsigned* o) {
-  o[threadIdx.x] = __builtin_amdgcn_s_getreg(4 | (0 << 6) | (31 << 11));
+  o[blockIdx.x * blockDim.x + threadIdx.x] = __builtin_amdgcn_s_getreg(4 | (0 << 6) | (31 << 11));
+}
+extern "C" __global__ void read_gpr_alloc(unsigned* o) {
+  o[threadIdx.x] = __builtin_amdgcn_s_getreg(5 | (0 << 6) | (31 << 11));
 }

@@ -14,6 +14,7 @@
  *   wall_clock64()           __builtin_readsteadycounter: s_memrealtime (gfx9) or
  *                            s_sendmsg_rtn_b64 MSG_RTN_GET_REALTIME (gfx11+), a constant-rate
  *                            counter (100 MHz on current ROCm devices; query the device for it)
+ *   __smid()                 the compute unit (HW_ID / HW_ID1 / XCC_ID registers)
  */
 #ifndef HIPWB_INTRINSICS_H
 #define HIPWB_INTRINSICS_H
@@ -135,5 +136,30 @@ __HIPWB_FN_INLINE long long clock64() { return (long long)__builtin_readcyclecou
 __HIPWB_FN_INLINE long long __clock64() { return clock64(); }
 __HIPWB_FN_INLINE long long clock() { return clock64(); }
 __HIPWB_FN_INLINE long long wall_clock64() { return (long long)__builtin_readsteadycounter(); }
+
+/* __smid(): the compute unit the wave runs on, read from the wave's hardware ID registers with
+ * s_getreg_b32 (hwreg ids from LLVM SIDefines.h: HW_ID = 4 on gfx9, HW_ID1 = 23 on GFX10+,
+ * XCC_ID = 20 on gfx940+). Field layouts: CDNA3 ISA HW_ID (CU_ID 11:8, SE_ID 14:13), RDNA3
+ * ISA HW_ID1 (WGP_ID 13:10, SA_ID 16, SE_ID 20:18), XCC_ID 3:0. The value packs them as
+ * HIP's does: gfx9 {XCC, SE, CU} (XCC only on gfx940+), GFX10+ {SE, SA, WGP}. On the
+ * emulator it is deterministic (workbench/emu/fam_mode.py documents the modelled placement). */
+#define __HIPWB_GETREG(id, off, size) \
+  __builtin_amdgcn_s_getreg((id) | ((off) << 6) | (((size) - 1) << 11))
+__HIPWB_FN_INLINE unsigned __smid(void) {
+#if defined(__GFX10__) || defined(__GFX11__) || defined(__GFX12__)
+  unsigned wgp = __HIPWB_GETREG(23, 10, 4), sa = __HIPWB_GETREG(23, 16, 1);
+  unsigned se = __HIPWB_GETREG(23, 18, 3);
+  return (se << 5) | (sa << 4) | wgp;
+#else
+  unsigned cu = __HIPWB_GETREG(4, 8, 4), se = __HIPWB_GETREG(4, 13, 2);
+#if defined(__gfx940__) || defined(__gfx941__) || defined(__gfx942__) || defined(__gfx950__)
+  unsigned xcc = __HIPWB_GETREG(20, 0, 4);
+  return (xcc << 6) | (se << 4) | cu;
+#else
+  return (se << 4) | cu;
+#endif
+#endif
+}
+#undef __HIPWB_GETREG
 
 #endif /* HIPWB_INTRINSICS_H */
