@@ -486,6 +486,43 @@ def smid(arch):
     assert uni.all()
 
 
+# ---------------------------------------------------------------- wave shifts, attention
+
+def wave_shift(arch):
+    x = _rng().integers(-1000, 1000, 64).astype(np.int32)
+    shr, rol = np.zeros(64, np.int32), np.zeros(64, np.int32)
+    _k("wavemask.hip", "wave_shift", arch)[1, 64](x, shr, rol)
+    # CDNA3 ISA DPP_CTRL: wave_shr:1 lane l reads l - 1 (lane 0 has none: keeps old = -7),
+    # wave_rol:1 lane l reads (l + 1) mod 64
+    np.testing.assert_array_equal(shr, np.concatenate([[-7], x[:-1]]))
+    np.testing.assert_array_equal(rol, np.roll(x, -1))
+
+
+def flash_row(arch):
+    r = _rng()
+    Lq, Lk, D = 5, 37, 16
+    Q, K, V = (r.standard_normal((n, D)).astype(np.float32) for n in (Lq, Lk, Lk))
+    out = np.zeros((Lq, D), np.float32)
+    scale = np.float32(1 / np.sqrt(D))
+    _k("attention.hip", "flash_row", arch)[Lq, 16](Q, K, V, out, Lk, scale)
+    s = (Q.astype(np.float64) @ K.T.astype(np.float64)) * float(scale)
+    p = np.exp(s - s.max(axis=1, keepdims=True))
+    want = (p / p.sum(axis=1, keepdims=True)) @ V.astype(np.float64)
+    np.testing.assert_allclose(out, want, rtol=1e-4, atol=1e-5)  # __expf: a few ulp
+
+
+
+def gemm_i8_matrix_core(arch):
+    r = _rng()
+    K = 64
+    A = r.integers(-128, 128, (16, K)).astype(np.int8)
+    B = r.integers(-128, 128, (K, 16)).astype(np.int8)
+    C = np.zeros((16, 16), np.int32)
+    name = "wmma_i8" if arch.startswith("gfx11") else "mfma_i8"
+    _k("gemm_i8_mc.hip", name, arch)[1, _ws(arch)](A, np.ascontiguousarray(B.T), C, K)
+    np.testing.assert_array_equal(C, A.astype(np.int32) @ B.astype(np.int32))
+
+
 CASES = {
     f.__name__: (f, archs) for f, archs in [
         (byte_ops, ALL), (bitfields, ALL), (frexp_parts, ALL), (packs, ALL),
@@ -496,6 +533,8 @@ CASES = {
         (atomics64b, ALL), (seg_sum_sync, ALL + W64), (stream_scale, ALL), (bias_gelu, ALL),
         (masked_minmax, ALL + W64), (functors, ALL), (linkage, ALL),
         (dot2_int, GFX9), (dot2_f16, ALL), (gemm_i8, ALL), (realtime, ALL), (smid, ALL + W64),
+        (wave_shift, GFX9), (flash_row, ALL),
+        (gemm_i8_matrix_core, ("gfx942", "gfx950", "gfx1100")),
     ]
 }
 PARAMS_LIST = [(n, a) for n, (_, archs) in CASES.items() for a in archs]
