@@ -523,6 +523,82 @@ def gemm_i8_matrix_core(arch):
     np.testing.assert_array_equal(C, A.astype(np.int32) @ B.astype(np.int32))
 
 
+
+# ---------------------------------------------------------------- more builtins
+
+def float_helpers(arch):
+    x = np.array([0.25, -1.75, 3.5, np.nan, np.inf, -np.inf, 1e-40, -1e-41, 0.0, -0.0,
+                  100.125, -0.3, 7.9, 1e30, -2.5e-3, 0.5], np.float32)
+    e = np.array([3, -2, 100, 0, 1, 1, 40, 5, 7, 7, -130, 1, -1, 10, 0, 127], np.int32)
+    n = x.size
+    cls = np.zeros(n, np.int32)
+    fr, ld, sn, cs = (np.zeros(n, np.float32) for _ in range(4))
+    _k("builtins3.hip", "float_helpers", arch)[1, n](x, e, cls, fr, ld, sn, cs)
+    want = np.isnan(x) * 1 | np.isinf(x) * 2 | ((x != 0) & (np.abs(x) < 2**-126)) * 4
+    np.testing.assert_array_equal(cls, want)
+    fin = np.isfinite(x)
+    with np.errstate(all="ignore"):
+        np.testing.assert_array_equal(fr[fin], np.minimum(x[fin] - np.floor(x[fin]),
+                                                          np.nextafter(np.float32(1), 0)))
+        np.testing.assert_array_equal(ld, np.ldexp(x, e))
+    small = fin & (np.abs(x) < 256)  # v_sin/v_cos take revolutions, valid for |x| < 256
+    np.testing.assert_allclose(sn[small], np.sin(2 * np.pi * x[small].astype(np.float64)),
+                               atol=3e-6)
+    np.testing.assert_allclose(cs[small], np.cos(2 * np.pi * x[small].astype(np.float64)),
+                               atol=3e-6)
+
+
+def cube(arch):
+    r = _rng()
+    d = r.standard_normal((32, 3)).astype(np.float32)
+    d[:4] = [[1, 1, 1], [-2, 2, 0.5], [0.5, -3, 3], [-1, 0.25, -0.5]]  # ties pick z, then y
+    out = [np.zeros(32, np.float32) for _ in range(4)]
+    _k("builtins3.hip", "cube", arch)[1, 32](d, *out)
+    x, y, z = d.T
+    ax, ay, az = np.abs(d).T
+    zm = (az >= ax) & (az >= ay)
+    ym = ~zm & (ay >= ax)
+    xm = ~zm & ~ym
+    # RDNA3 ISA V_CUBEID/MA/SC/TC_F32 (the OpenGL / D3D cube-face table)
+    fid = np.where(zm, np.where(z < 0, 5, 4), np.where(ym, np.where(y < 0, 3, 2),
+                                                       np.where(x < 0, 1, 0)))
+    ma = 2 * np.where(zm, z, np.where(ym, y, x))
+    sc = np.where(zm, np.where(z < 0, -x, x), np.where(ym, x, np.where(x < 0, z, -z)))
+    tc = np.where(zm, -y, np.where(ym, np.where(y < 0, -z, z), -y))
+    for got, want in zip(out, (fid, ma, sc, tc)):
+        np.testing.assert_array_equal(got, want.astype(np.float32))
+    assert xm.any() and ym.any() and zm.any()
+
+
+def append_compact(arch):
+    x = _rng().integers(-50, 50, 256).astype(np.int32)
+    out, cnt = np.full(256, -999, np.int32), np.zeros(1, np.int32)
+    _k("builtins3.hip", "append_compact", arch)[1, 256](x, out, cnt)
+    k = int((x > 0).sum())
+    assert cnt[0] == k
+    np.testing.assert_array_equal(np.sort(out[:k]), np.sort(x[x > 0]))
+    assert (out[k:] == -999).all()
+
+
+def consume_count(arch):
+    ws = _ws(arch)
+    seen, left = np.zeros(128 // ws, np.int32), np.zeros(1, np.int32)
+    _k("builtins3.hip", "consume_count", arch)[1, 128](np.int32(1000), seen, left)
+    per_wave = [sum(1 for t in range(w * ws, (w + 1) * ws) if t % 3) for w in range(128 // ws)]
+    assert left[0] == 1000 - sum(per_wave)
+    # the waves consumed one after another in some order: each saw the counter as the
+    # earlier ones left it
+    order = np.argsort(-seen)
+    want = 1000 - np.concatenate([[0], np.cumsum(np.array(per_wave)[order])[:-1]])
+    np.testing.assert_array_equal(seen[order], want)
+
+
+def sizes(arch):
+    out = np.zeros(4, np.uint32)
+    _k("builtins3.hip", "sizes", arch)[(5, 3), (32, 2)](out)
+    np.testing.assert_array_equal(out, [32, 5 * 32, 2, 3 * 2])
+
+
 CASES = {
     f.__name__: (f, archs) for f, archs in [
         (byte_ops, ALL), (bitfields, ALL), (frexp_parts, ALL), (packs, ALL),
@@ -535,6 +611,8 @@ CASES = {
         (dot2_int, GFX9), (dot2_f16, ALL), (gemm_i8, ALL), (realtime, ALL), (smid, ALL + W64),
         (wave_shift, GFX9), (flash_row, ALL),
         (gemm_i8_matrix_core, ("gfx942", "gfx950", "gfx1100")),
+        (float_helpers, ALL), (cube, ALL), (append_compact, ALL + W64), (consume_count, ALL + W64),
+        (sizes, ALL),
     ]
 }
 PARAMS_LIST = [(n, a) for n, (_, archs) in CASES.items() for a in archs]

@@ -37,7 +37,7 @@ from .memops import (
 )
 from .operands import row_of
 from .registry import Decoded, semantic
-from .state import solo
+from .state import M0, solo
 
 U32, U64 = np.uint32, np.uint64
 
@@ -336,6 +336,36 @@ def _build_swizzle(d: Decoded):
         m = st.EM[g.ix]
         x = np.where(m, st.R[rs, g.ix], U32(0))
         st.vwrite(rr, g, x[:, lanes])
+    return run
+
+
+# DS_APPEND / DS_CONSUME (__builtin_amdgcn_ds_append/consume): the LDS dword at M0 + offset
+# (LLVM SIISelLowering copies the pointer into M0 for these) is increased / decreased by the
+# number of lanes in EXEC, and every active lane gets its value from before (CDNA3 ISA
+# DS_APPEND "RETURN_DATA = MEM[ADDR]; MEM[ADDR] += countbits(EXEC)"). Waves run one by one.
+@semantic("ds_append", "ds_consume")
+def _build_append(d: Decoded):
+    _allowed(d)
+    off = _offset(d)
+    dst = row_of(d.ops[0], d.kernel.n_vgpr)
+    sign = 1 if d.base == "ds_append" else -1
+
+    def run(st, g):
+        m = st.EM[g.ix]
+        a = np.broadcast_to((st.S[M0, g.ix].astype(np.int64) + off)[:, None], m.shape)
+        if st.trace is not None:
+            st.trace.ds(st, g, d, a, 4)
+        if not m.any():
+            return
+        o = lds_offsets(st, g, d, a, m, 4, True)
+        check_atomic_aligned(st, g, d, "LDS", o, m, a, 4)
+        old = np.zeros(m.shape, U32)
+        for i in range(m.shape[0]):
+            if m[i].any():
+                k = int(o[i][m[i]][0]) // 4
+                old[i] = st.lds32_flat[k]
+                st.lds32_flat[k] = U32((int(old[i, 0]) + sign * int(m[i].sum())) & 0xFFFFFFFF)
+        st.vwrite(dst, g, old)
     return run
 
 

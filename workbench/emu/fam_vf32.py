@@ -30,6 +30,40 @@ F32, F64, F16 = np.float32, np.float64, np.float16
 U32, I32 = np.uint32, np.int32
 
 
+def _cube_axes(x, y, z):
+    """(z is the major axis, y is) per lane: the cube-map face choice of RDNA3 ISA V_CUBEID_F32
+    (z wins ties with x and y, then y wins a tie with x)."""
+    ax, ay, az = np.abs(x), np.abs(y), np.abs(z)
+    zm = (az >= ax) & (az >= ay)
+    return zm, ~zm & (ay >= ax)
+
+
+def cubeid(x, y, z):
+    """V_CUBEID_F32: the face 0..5 (+x, -x, +y, -y, +z, -z) a direction points at."""
+    zm, ym = _cube_axes(x, y, z)
+    return np.where(zm, np.where(z < 0, 5, 4), np.where(ym, np.where(y < 0, 3, 2),
+                                                        np.where(x < 0, 1, 0))).astype(F32)
+
+
+def cubema(x, y, z):
+    """V_CUBEMA_F32: 2 * the major-axis component (signed)."""
+    zm, ym = _cube_axes(x, y, z)
+    return (F32(2) * np.where(zm, z, np.where(ym, y, x))).astype(F32)
+
+
+def cubesc(x, y, z):
+    """V_CUBESC_F32: the face's s coordinate (z face: +-x; y face: x; x face: -+z)."""
+    zm, ym = _cube_axes(x, y, z)
+    return np.where(zm, np.where(z < 0, -x, x),
+                    np.where(ym, x, np.where(x < 0, z, -z))).astype(F32)
+
+
+def cubetc(x, y, z):
+    """V_CUBETC_F32: the face's t coordinate (z and x faces: -y; y face: +-z)."""
+    zm, ym = _cube_axes(x, y, z)
+    return np.where(ym, np.where(y < 0, -z, z), -y).astype(F32)
+
+
 op = table("fam_vf32")
 op("v_add_f32", "f32", "f32 f32", lambda a, b: a + b)
 op("v_sub_f32", "f32", "f32 f32", lambda a, b: a - b)
@@ -60,6 +94,12 @@ op("v_fmamk_f32 v_fmaak_f32", "f32", "f32 f32 f32", fma32)
 op("v_madmk_f32 v_madak_f32", "f32", "f32 f32 f32", mad32)
 op("v_ldexp_f32", "f32", "f32 i32", lambda a, e: np.ldexp(a, np.clip(e, -1000, 1000)).astype(F32))
 op("v_fract_f32", "f32", "f32", lambda a: fract(a, F32))
+# cube-map face selection (__builtin_amdgcn_cubeid/ma/sc/tc; RDNA3 ISA V_CUBEID_F32,
+# V_CUBEMA_F32, V_CUBESC_F32, V_CUBETC_F32 pseudo-code, the same table on CDNA3)
+op("v_cubeid_f32", "f32", "f32 f32 f32", cubeid)
+op("v_cubema_f32", "f32", "f32 f32 f32", cubema)
+op("v_cubesc_f32", "f32", "f32 f32 f32", cubesc)
+op("v_cubetc_f32", "f32", "f32 f32 f32", cubetc)
 op("v_trunc_f32", "f32", "f32", np.trunc)
 op("v_ceil_f32", "f32", "f32", np.ceil)
 op("v_floor_f32", "f32", "f32", np.floor)
