@@ -599,6 +599,47 @@ def sizes(arch):
     np.testing.assert_array_equal(out, [32, 5 * 32, 2, 3 * 2])
 
 
+
+def dpp8_reverse(arch):
+    x = _rng().integers(-1000, 1000, 64).astype(np.int32)
+    out = np.zeros(64, np.int32)
+    _k("builtins4.hip", "dpp8_reverse", arch)[1, 64](x, out)
+    lane = np.arange(64)
+    np.testing.assert_array_equal(out, x[(lane & ~7) + 7 - (lane & 7)])
+
+
+def permlane16_var(arch):
+    n = 64
+    x = _rng().integers(-1000, 1000, n).astype(np.int32)
+    sel = _rng(4).integers(0, 16, n).astype(np.int32)
+    out = np.zeros(n, np.int32)
+    _k("builtins4.hip", "permlane16_var", arch)[1, n](x, sel, out)
+    lane = np.arange(n)
+    np.testing.assert_array_equal(out, x[(lane & ~15) + sel])
+
+
+def bitop3(arch):
+    r = _rng()
+    a, b, c = (r.integers(0, 2**32, 64, dtype=np.uint64).astype(np.uint32) for _ in range(3))
+    maj, x3 = np.zeros(64, np.uint32), np.zeros(64, np.uint32)
+    _k("builtins4.hip", "bitop3", arch)[1, 64](a, b, c, maj, x3)
+    np.testing.assert_array_equal(maj, (a & b) | (a & c) | (b & c))
+    np.testing.assert_array_equal(x3, a ^ b ^ c)
+
+
+def pk_add_f16(arch):
+    x = _rng().integers(-8, 8, 128).astype(np.float16)  # small integers: exact sums
+    acc = np.zeros(8, np.float16)
+    _k("builtins4.hip", "pk_add_f16", arch)[1, 64](acc, x)
+    want = x.reshape(16, 4, 2).astype(np.float32).sum(axis=0).reshape(-1)
+    np.testing.assert_array_equal(acc, want.astype(np.float16))
+    xb = (x.astype(np.float32).view(np.uint32) >> 16).astype(np.uint16)  # exact in bf16
+    accb = np.zeros(8, np.uint16)
+    _k("builtins4.hip", "pk_add_bf16", arch)[1, 64](accb, xb)
+    got = (accb.astype(np.uint32) << 16).view(np.float32)
+    np.testing.assert_array_equal(got, want)
+
+
 CASES = {
     f.__name__: (f, archs) for f, archs in [
         (byte_ops, ALL), (bitfields, ALL), (frexp_parts, ALL), (packs, ALL),
@@ -612,7 +653,8 @@ CASES = {
         (wave_shift, GFX9), (flash_row, ALL),
         (gemm_i8_matrix_core, ("gfx942", "gfx950", "gfx1100")),
         (float_helpers, ALL), (cube, ALL), (append_compact, ALL + W64), (consume_count, ALL + W64),
-        (sizes, ALL),
+        (sizes, ALL), (dpp8_reverse, RDNA + W64), (permlane16_var, ("gfx1201", "gfx1201-w64")),
+        (bitop3, ("gfx950",)), (pk_add_f16, ("gfx942", "gfx950", "gfx1201")),
     ]
 }
 PARAMS_LIST = [(n, a) for n, (_, archs) in CASES.items() for a in archs]

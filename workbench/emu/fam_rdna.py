@@ -364,3 +364,34 @@ def _build_permlane64(d: Decoded):
     def run(st, g):
         st.vwrite(rd, g, st.R[rs, g.ix][:, swap])
     return run
+
+
+# ---- v_permlane16_var_b32 / v_permlanex16_var_b32 (GFX12 VOP3, RDNA4 ISA): as permlane16 /
+# permlanex16, with lane i's selector in its own VGPR S1 (bits 3:0) instead of SGPR nibbles.
+@semantic("v_permlane16_var_b32", "v_permlanex16_var_b32")
+def _build_permlane_var(d: Decoded):
+    from .operands import row_of
+
+    for k in d.mods:
+        if k != "op_sel":
+            raise EmulatorError(f"{d.mnemonic}: modifier {k} at pc 0x{d.addr:x}")
+    opsel = d.mods.get("op_sel", [0, 0])
+    opsel = opsel if isinstance(opsel, list) else [opsel]
+    fi = bool(opsel[0]) if opsel else False
+    dst, src, sel = d.ops
+    if src.kind != "v" or dst.kind != "v" or sel.kind != "v":
+        raise EmulatorError(f"{d.mnemonic}: operands at pc 0x{d.addr:x}: `{d.inst.text}`")
+    nv = d.kernel.n_vgpr
+    rd, rs, rsel = row_of(dst, nv), row_of(src, nv), row_of(sel, nv)
+    cross = d.base == "v_permlanex16_var_b32"
+    row = np.arange(64) // 16
+    src_row = (row ^ 1) if cross else row
+
+    def run(st, g):
+        src_lane = src_row[None, :] * 16 + (st.R[rsel, g.ix] & U32(15)).astype(np.int64)
+        em = st.EM[g.ix]
+        if not fi and (em & ~np.take_along_axis(em, src_lane, 1)).any():
+            raise EmulatorError(f"`{d.inst.text}` at pc 0x{d.addr:x} reads a lane disabled in "
+                                "EXEC without FI; not modelled")
+        st.vwrite(rd, g, np.take_along_axis(st.R[rs, g.ix], src_lane, 1))
+    return run

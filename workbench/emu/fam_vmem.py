@@ -295,7 +295,7 @@ def opcodes(prefix: str) -> tuple[list[str], list[str], list[str]]:
         if op in ("rsub", "min", "max", "wrxchg", "cmpst"):
             continue
         atomics.append(f"{prefix}_atomic_{op}")
-        if not op.endswith(("f32", "f64")):
+        if not op.endswith(("f32", "f64", "f16")):
             atomics.append(f"{prefix}_atomic_{op}_x2")
     return loads, stores, atomics
 

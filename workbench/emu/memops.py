@@ -215,6 +215,32 @@ def _fmax_num_atomic(old, src):
     return maxnum(src, old)
 
 
+def _pk_add_f16(o, s):
+    """Two f16 sums per dword (GLOBAL_ATOMIC_PK_ADD_F16, CDNA3 ISA: "tmp[15:0].f16 + DATA[15:0]
+    .f16, tmp[31:16].f16 + DATA[31:16].f16"): exact in f64, rounded once to f16 (RNE)."""
+    def half(x, sh):
+        return ((x >> np.uint32(sh)) & np.uint32(0xFFFF)).astype(np.uint16).view(np.float16)
+
+    with np.errstate(all="ignore"):
+        lo = (half(o, 0).astype(np.float64) + half(s, 0)).astype(np.float16)
+        hi = (half(o, 16).astype(np.float64) + half(s, 16)).astype(np.float16)
+    return lo.view(np.uint16).astype(np.uint32) | (hi.view(np.uint16).astype(np.uint32) << 16)
+
+
+def _pk_add_bf16(o, s):
+    """Two bf16 sums per dword (GLOBAL_ATOMIC_PK_ADD_BF16): the f32 sum (exact whenever the
+    result can round differently) rounded to bf16 with round-to-nearest-even."""
+    from .floats import f32_to_bf16_bits
+
+    def half(x, sh):
+        return (((x >> np.uint32(sh)) & np.uint32(0xFFFF)) << np.uint32(16)).view(np.float32)
+
+    with np.errstate(all="ignore"):
+        lo = f32_to_bf16_bits(half(o, 0) + half(s, 0))
+        hi = f32_to_bf16_bits(half(o, 16) + half(s, 16))
+    return (lo & np.uint32(0xFFFF)) | ((hi & np.uint32(0xFFFF)) << np.uint32(16))
+
+
 ATOMICS = {
     "add": ("u", lambda o, s: o + s, np.add),
     "sub": ("u", lambda o, s: o - s, np.subtract),
@@ -234,6 +260,8 @@ ATOMICS = {
     "min_num_f32": ("f", _fmin_num_atomic, None), "max_num_f32": ("f", _fmax_num_atomic, None),
     "min_num_f64": ("f", _fmin_num_atomic, None), "max_num_f64": ("f", _fmax_num_atomic, None),
     "cmpswap": ("u", None, None), "cmpst": ("u", None, None),
+    # packed 16-bit float adds (gfx90a+ / GFX12 global, flat and buffer forms)
+    "pk_add_f16": ("u", _pk_add_f16, None), "pk_add_bf16": ("u", _pk_add_bf16, None),
 }
 
 
