@@ -627,6 +627,23 @@ def bitop3(arch):
     np.testing.assert_array_equal(x3, a ^ b ^ c)
 
 
+def ashr_pk(arch):
+    r = _rng()
+    x, y = (r.integers(-2**20, 2**20, 64).astype(np.int32) for _ in range(2))
+    sh = r.integers(0, 40, 64).astype(np.uint32)  # only bits 4:0 count
+    si, su = np.zeros(64, np.uint16), np.zeros(64, np.uint16)
+    _k("builtins4.hip", "ashr_pk", arch)[1, 64](x, y, sh, si, su)
+    s = (sh & 31).astype(np.int64)
+
+    def pack(lo, hi):
+        a = np.clip(x.astype(np.int64) >> s, lo, hi) & 0xFF
+        b = np.clip(y.astype(np.int64) >> s, lo, hi) & 0xFF
+        return (a | b << 8).astype(np.uint16)
+
+    np.testing.assert_array_equal(si, pack(-128, 127))
+    np.testing.assert_array_equal(su, pack(0, 255))
+
+
 def pk_add_f16(arch):
     x = _rng().integers(-8, 8, 128).astype(np.float16)  # small integers: exact sums
     acc = np.zeros(8, np.float16)
@@ -654,7 +671,8 @@ CASES = {
         (gemm_i8_matrix_core, ("gfx942", "gfx950", "gfx1100")),
         (float_helpers, ALL), (cube, ALL), (append_compact, ALL + W64), (consume_count, ALL + W64),
         (sizes, ALL), (dpp8_reverse, RDNA + W64), (permlane16_var, ("gfx1201", "gfx1201-w64")),
-        (bitop3, ("gfx950",)), (pk_add_f16, ("gfx942", "gfx950", "gfx1201")),
+        (bitop3, ("gfx950",)), (ashr_pk, ("gfx950",)),
+        (pk_add_f16, ("gfx942", "gfx950", "gfx1201")),
     ]
 }
 PARAMS_LIST = [(n, a) for n, (_, archs) in CASES.items() for a in archs]

@@ -172,6 +172,14 @@ def _lerp(a, b, c):
     return out.astype(U32)
 
 
+def _ashr_pk(a, b, c, lo: int, hi: int):
+    """V_ASHR_PK_*8_I32: the two saturated shifted bytes as one 16-bit value."""
+    sh = (np.asarray(c, U32) & U32(31)).astype(np.int64)
+    x = np.clip(np.asarray(a, np.int32).astype(np.int64) >> sh, lo, hi) & 0xFF
+    y = np.clip(np.asarray(b, np.int32).astype(np.int64) >> sh, lo, hi) & 0xFF
+    return (x | (y << 8)).astype(np.uint16)
+
+
 S5 = U32(31)
 
 
@@ -242,6 +250,11 @@ op("v_msad_u8", "u32", "u32 u32 u32", lambda a, b, c: _msad(a, b) + c,
 # per-byte rounded average (__builtin_amdgcn_lerp): byte k = (S0[k] + S1[k] + S2[8k]) >> 1, the
 # rounding bit being bit 0 of S2's byte k (RDNA3 ISA V_LERP_U8 pseudo-code)
 op("v_lerp_u8", "u32", "u32 u32 u32", lambda a, b, c: _lerp(a, b, c))
+# gfx950 (__builtin_amdgcn_ashr_pk_i8_i32 / _u8_i32): both i32 sources shifted right
+# arithmetically by S2[4:0], saturated to i8 / u8 and packed, S0 in the low byte (CDNA4 ISA
+# V_ASHR_PK_I8_I32: a 16-bit result {SAT8(S1 >> S2), SAT8(S0 >> S2)})
+op("v_ashr_pk_i8_i32", "u16", "i32 i32 u32", lambda a, b, c: _ashr_pk(a, b, c, -128, 127))
+op("v_ashr_pk_u8_i32", "u16", "i32 i32 u32", lambda a, b, c: _ashr_pk(a, b, c, 0, 255))
 op("v_xnor_b32", "u32", "u32 u32", lambda a, b: ~(a ^ b))
 op("v_lshlrev_b32", "u32", "u32 u32", lambda a, b: b << (a & S5))
 op("v_lshrrev_b32", "u32", "u32 u32", lambda a, b: b >> (a & S5))

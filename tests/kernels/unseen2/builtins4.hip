@@ -43,3 +43,13 @@ __global__ void pk_add_bf16(bf2* acc, const bf2* x) {
   __builtin_amdgcn_global_atomic_fadd_v2bf16(acc + threadIdx.x % 4, x[threadIdx.x]);
 }
 #endif
+
+#if defined(__gfx950__)
+// shift two i32 right, saturate to i8 / u8, pack the two bytes (int8 requantisation)
+__global__ void ashr_pk(const int* x, const int* y, const unsigned* sh, unsigned short* si,
+                        unsigned short* su) {
+  int i = threadIdx.x;
+  si[i] = __builtin_amdgcn_ashr_pk_i8_i32(x[i], y[i], sh[i]);
+  su[i] = __builtin_amdgcn_ashr_pk_u8_i32(x[i], y[i], sh[i]);
+}
+#endif
