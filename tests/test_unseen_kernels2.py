@@ -657,6 +657,27 @@ def pk_add_f16(arch):
     np.testing.assert_array_equal(got, want)
 
 
+
+def quals(arch):
+    """`__align__(16)` on `extern __shared__` compiles (before: the offline prelude lacked HIP's
+    __align__ and clang rejected the declaration); enum-class template instances are picked by
+    their demangled name (`binop<(Op)0>`), a __device__ counter is read back."""
+    y = np.arange(64, dtype=np.float32)
+    _k("quals.hip", "dyn_reverse", arch)[1, 64, 256](y)
+    np.testing.assert_array_equal(y, np.arange(64)[::-1])
+    a = np.arange(64, dtype=np.float32)
+    b, c = a + 1, np.zeros(64, np.float32)
+    _k("quals.hip", "binop<(Op)0>", arch)[1, 64](a, b, c)
+    np.testing.assert_array_equal(c, a + b)
+    _k("quals.hip", "binop<(Op)1>", arch)[1, 64](a, b, c)
+    np.testing.assert_array_equal(c, a * b)
+    x = np.arange(64, dtype=np.int32) - 10
+    k = _k("quals.hip", "count_hits", arch)
+    k.globals["hits"] = 0
+    k[1, 64](x)
+    assert k.globals["hits"] == 53
+
+
 CASES = {
     f.__name__: (f, archs) for f, archs in [
         (byte_ops, ALL), (bitfields, ALL), (frexp_parts, ALL), (packs, ALL),
@@ -672,7 +693,7 @@ CASES = {
         (float_helpers, ALL), (cube, ALL), (append_compact, ALL + W64), (consume_count, ALL + W64),
         (sizes, ALL), (dpp8_reverse, RDNA + W64), (permlane16_var, ("gfx1201", "gfx1201-w64")),
         (bitop3, ("gfx950",)), (ashr_pk, ("gfx950",)),
-        (pk_add_f16, ("gfx942", "gfx950", "gfx1201")),
+        (pk_add_f16, ("gfx942", "gfx950", "gfx1201")), (quals, ALL),
     ]
 }
 PARAMS_LIST = [(n, a) for n, (_, archs) in CASES.items() for a in archs]

@@ -9,6 +9,8 @@
  *   __constant__ -> __attribute__((constant))  variable in the constant address space
  *   __forceinline__ -> inline + always_inline;  __noinline__ is a clang keyword in HIP mode
  *   (since clang 15) and is left alone.
+ *   __align__(N) -> __attribute__((aligned(N)))  (HIP's host_defines.h spelling, as CUDA's;
+ *   e.g. `extern __shared__ __align__(16) float smem[];`)
  *
  * __launch_bounds__(MAX_THREADS[, MIN_WAVES_PER_EU]) follows HIP's headers: the first argument
  * becomes amdgpu_flat_work_group_size(1, MAX_THREADS) and the optional second one
@@ -31,6 +33,9 @@
 #define __shared__ __attribute__((shared))
 #define __constant__ __attribute__((constant))
 #define __forceinline__ inline __attribute__((always_inline))
+#ifndef __align__
+#define __align__(n) __attribute__((aligned(n)))
+#endif
 
 #define __HIPWB_LAUNCH_BOUNDS_1(max_threads) \
   __attribute__((amdgpu_flat_work_group_size(1, max_threads)))
