@@ -162,17 +162,33 @@ def main() -> int:
     m32 = np.int32(m)
     add[1, 256](xc, yc, oc, m)
     add[1, 256](xs, ys, os_, m)
-    worst = 0.0
-    for calls in (1000, 4000, 20000):
-        r1 = per_call(lambda: rk((1,), (256,), (xc, yc, oc, m32)), calls, sync)
-        c = per_call(lambda: add[1, 256](xc, yc, oc, m), calls, sync)
-        t = per_call(lambda: add[1, 256](xs, ys, os_, m), calls, sync)
-        r2 = per_call(lambda: rk((1,), (256,), (xc, yc, oc, m32)), calls, sync)
+    # Side by side: each round times raw, cupy, torch, raw back to back (2000 calls each), so
+    # host noise (this VM's raw call varies 5.7-10.8 us between runs) hits all of them alike;
+    # the overhead is the median over rounds of (launch - mean of the two raw blocks around it).
+    runs = {"raw": lambda: rk((1,), (256,), (xc, yc, oc, m32)),
+            "cupy": lambda: add[1, 256](xc, yc, oc, m),
+            "torch": lambda: add[1, 256](xs, ys, os_, m)}
+    for f in runs.values():
+        per_call(f, 500, sync, trials=1)
+    diffs: dict[str, list[float]] = {"cupy": [], "torch": []}
+    raws = []
+    for _ in range(15):
+        r1 = per_call(runs["raw"], 2000, sync, trials=1)
+        c = per_call(runs["cupy"], 2000, sync, trials=1)
+        t = per_call(runs["torch"], 2000, sync, trials=1)
+        r2 = per_call(runs["raw"], 2000, sync, trials=1)
         raw = (r1 + r2) / 2
-        worst = max(worst, c - raw, t - raw)
-        print(f"RESULT calls={calls}: raw {r1:.2f}/{r2:.2f} us, guard on: cupy +{c - raw:.2f} "
-              f"us, torch +{t - raw:.2f} us", flush=True)
-    check("overhead with the guard on <= 5 us", worst <= 5.0, f"worst +{worst:.2f} us")
+        raws.append(raw)
+        diffs["cupy"].append(c - raw)
+        diffs["torch"].append(t - raw)
+    worst = 0.0
+    for k, d in diffs.items():
+        q25, med, q75 = np.percentile(d, [25, 50, 75])
+        worst = max(worst, med)
+        print(f"RESULT {k}: +{med:.2f} us over raw cupy (median of 15 side-by-side rounds; "
+              f"quartiles +{q25:.2f} .. +{q75:.2f}); raw call median {np.median(raws):.2f} us",
+              flush=True)
+    check("overhead with the guard on <= 5 us", worst <= 5.0, f"worst median +{worst:.2f} us")
     failed = [c for c in CHECKS if not c[1]]
     print(f"== {len(CHECKS) - len(failed)}/{len(CHECKS)} checks passed ==", flush=True)
     return 1 if failed else 0
