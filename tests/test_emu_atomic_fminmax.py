@@ -21,6 +21,7 @@ import numpy as np
 import pytest
 
 import workbench as wb
+from workbench.toolchain import find_toolchain
 
 NAN = float("nan")
 VALUES = [NAN, math.inf, -math.inf, 0.0, -0.0, 1.0, -2.5, 3.0, 0.5]
@@ -93,7 +94,12 @@ def test_float_atomic_min_max_follow_isa_pseudocode(arch, space, op, ty, inst):
     src = src.replace("T*", "float*" if ty == "f32" else "double*")
     src = src.replace("T s[", "float s[" if ty == "f32" else "double s[")
     mod = wb.compile(src, arch)
-    assert inst in mod[arch].disassembly(), f"clang did not emit {inst}"
+    if inst not in mod[arch].disassembly():
+        # LLVM 19 lowers some of these atomics to a compare-and-swap loop (its v_min/v_max are
+        # covered by test_emu_minmax_nan); from LLVM 20 on the native instruction must appear
+        if find_toolchain().clang_major < 20:
+            pytest.skip(f"LLVM {find_toolchain().clang_major} does not emit {inst}")
+        raise AssertionError(f"clang did not emit {inst}")
     mem, v = np.zeros(N, dt), np.zeros(N, dt)
     mem[:len(PAIRS)] = [p[0] for p in PAIRS]
     v[:len(PAIRS)] = [p[1] for p in PAIRS]

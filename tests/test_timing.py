@@ -5,6 +5,7 @@ checks compare it with the chip table's peaks, which carry their sources (timing
 """
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
@@ -184,7 +185,14 @@ def test_report_text_is_labelled_modelled_and_lists_sources(mfma_report):
     t = mfma_report.text()
     assert "modelled" in mfma_report.summary()
     assert "FACTS §6" in t and "ASSUMPTION" in t and "L2 hit model" in t
-    assert "power-limited clock under 99% MFMA load (chip-wide): 1.21 GHz (modelled;" in t
+    # the MFMA loop's load and clock depend a little on the LLVM's schedule (99% and 1.21 GHz
+    # with LLVM 22, 98% with LLVM 19): check the line's form and that it states the report's own
+    # numbers, near MI300X's sourced 1.207 GHz sustained bf16 clock
+    m = re.search(r"power-limited clock under (\d+)% MFMA load \(chip-wide\): (\d\.\d\d) GHz "
+                  r"\(modelled;", t)
+    assert m, t
+    assert int(m.group(1)) >= 95 and m.group(2) == f"{mfma_report.clock_ghz:.2f}"
+    assert 1.20 <= mfma_report.clock_ghz <= 1.25
     assert "clock_load_rule" in t and "MAF:" in t
     assert "<details>" in mfma_report._repr_html_()
 
