@@ -20,6 +20,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from unseen_harness import kernel, wave_size
 
 import workbench as wb
 
@@ -36,31 +37,10 @@ W64 = ("gfx1100-w64", "gfx1201-w64")
 # recursion a real call stack (a dynamic stack: HIP's default 1 KiB per thread)
 O1 = tuple(f"{a}-O1" for a in ALL)
 O0 = tuple(f"{a}-O0" for a in ALL)
-_SUFFIX = {"-w64": "-mwavefrontsize64", "-O1": "-O1", "-O0": "-O0"}
 
 
-def _split(arch: str) -> tuple[str, list[str]]:
-    """("gfx1100", ["-mwavefrontsize64"]) for "gfx1100-w64", ("gfx942", ["-O1"]) for
-    "gfx942-O1"; (arch, []) otherwise."""
-    for suffix, opt in _SUFFIX.items():
-        if arch.endswith(suffix):
-            return arch[: -len(suffix)], [opt]
-    return arch, []
-
-
-@functools.cache
-def _module(fname: str, arch: str):
-    real, opts = _split(arch)
-    return wb.compile((HERE / fname).read_text(), real, opts, filename=fname)
-
-
-def _k(fname: str, name: str, arch: str):
-    return _module(fname, arch)[name].on(f"emulator:{_split(arch)[0]}")
-
-
-def _ws(arch: str) -> int:
-    real, opts = _split(arch)
-    return 64 if "-mwavefrontsize64" in opts else wb.get_arch(real).default_wave_size
+_k = functools.partial(kernel, HERE)
+_ws = wave_size
 
 
 def _rng(seed: int = 7) -> np.random.Generator:

@@ -17,34 +17,16 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
-import workbench as wb
+from unseen_harness import kernel, module, wave_size
 
 HERE = Path(__file__).parent / "kernels" / "unseen2"
 ALL = ("gfx942", "gfx950", "gfx1100", "gfx1201")
 W64 = ("gfx1100-w64", "gfx1201-w64")
 
 
-def _split(arch: str) -> tuple[str, list[str]]:
-    """("gfx1100", ["-mwavefrontsize64"]) for "gfx1100-w64"; (arch, []) otherwise."""
-    if arch.endswith("-w64"):
-        return arch[:-4], ["-mwavefrontsize64"]
-    return arch, []
-
-
-@functools.cache
-def _module(fname: str, arch: str):
-    real, opts = _split(arch)
-    return wb.compile((HERE / fname).read_text(), real, opts, filename=fname)
-
-
-def _k(fname: str, name: str, arch: str):
-    return _module(fname, arch)[name].on(f"emulator:{_split(arch)[0]}")
-
-
-def _ws(arch: str) -> int:
-    real, opts = _split(arch)
-    return 64 if opts else wb.get_arch(real).default_wave_size
+_module = functools.partial(module, HERE)
+_k = functools.partial(kernel, HERE)
+_ws = wave_size
 
 
 def _rng(seed: int = 11) -> np.random.Generator:
