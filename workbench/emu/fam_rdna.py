@@ -305,6 +305,27 @@ def _build_vs(d: Decoded):
     return run
 
 
+def _permlane_fi(d: Decoded) -> bool:
+    """FI (op_sel[0]: fetch from lanes disabled in EXEC) of a permlane16 form; other
+    modifiers are refused."""
+    for k in d.mods:
+        if k != "op_sel":
+            raise EmulatorError(f"{d.mnemonic}: modifier {k} at pc 0x{d.addr:x}")
+    opsel = d.mods.get("op_sel", [0, 0])
+    opsel = opsel if isinstance(opsel, list) else [opsel]
+    return bool(opsel[0]) if opsel else False
+
+
+def _permlane_gather(st, g, d: Decoded, rd: int, rs: int, src_lane: np.ndarray, fi: bool):
+    """Write lane i of VGPR row ``rs``'s lane ``src_lane[:, i]`` into row ``rd``; reading a
+    lane disabled in EXEC without FI is not modelled and raises."""
+    em = st.EM[g.ix]
+    if not fi and (em & ~np.take_along_axis(em, src_lane, 1)).any():
+        raise EmulatorError(f"`{d.inst.text}` at pc 0x{d.addr:x} reads a lane disabled in "
+                            "EXEC without FI; not modelled")
+    st.vwrite(rd, g, np.take_along_axis(st.R[rs, g.ix], src_lane, 1))
+
+
 # ---- v_permlane16_b32 / v_permlanex16_b32 (RDNA3 ISA): within each row of 16 lanes, lane i
 # reads lane sel(i) of its own row (permlane16) or of the other row of its 32-lane half
 # (permlanex16); sel(i) is nibble i of {S2, S1} (S1 holds lanes 0..7). op_sel[0] = FI (fetch
@@ -314,12 +335,7 @@ def _build_vs(d: Decoded):
 def _build_permlane(d: Decoded):
     from .operands import row_of, sread32
 
-    for k in d.mods:
-        if k != "op_sel":
-            raise EmulatorError(f"{d.mnemonic}: modifier {k} at pc 0x{d.addr:x}")
-    opsel = d.mods.get("op_sel", [0, 0])
-    opsel = opsel if isinstance(opsel, list) else [opsel]
-    fi = bool(opsel[0]) if opsel else False
+    fi = _permlane_fi(d)
     dst, src, s1, s2 = d.ops
     if src.kind != "v" or dst.kind != "v":
         raise EmulatorError(f"{d.mnemonic}: operands at pc 0x{d.addr:x}: `{d.inst.text}`")
@@ -336,11 +352,7 @@ def _build_permlane(d: Decoded):
         row = lane // 16
         src_row = (row ^ 1) if cross else row
         src_lane = src_row[None, :] * 16 + nib  # [w, 64]
-        em = st.EM[g.ix]
-        if not fi and (em & ~np.take_along_axis(em, src_lane, 1)).any():
-            raise EmulatorError(f"`{d.inst.text}` at pc 0x{d.addr:x} reads a lane disabled in "
-                                "EXEC without FI; not modelled")
-        st.vwrite(rd, g, np.take_along_axis(st.R[rs, g.ix], src_lane, 1))
+        _permlane_gather(st, g, d, rd, rs, src_lane, fi)
     return run
 
 
@@ -372,12 +384,7 @@ def _build_permlane64(d: Decoded):
 def _build_permlane_var(d: Decoded):
     from .operands import row_of
 
-    for k in d.mods:
-        if k != "op_sel":
-            raise EmulatorError(f"{d.mnemonic}: modifier {k} at pc 0x{d.addr:x}")
-    opsel = d.mods.get("op_sel", [0, 0])
-    opsel = opsel if isinstance(opsel, list) else [opsel]
-    fi = bool(opsel[0]) if opsel else False
+    fi = _permlane_fi(d)
     dst, src, sel = d.ops
     if src.kind != "v" or dst.kind != "v" or sel.kind != "v":
         raise EmulatorError(f"{d.mnemonic}: operands at pc 0x{d.addr:x}: `{d.inst.text}`")
@@ -389,9 +396,5 @@ def _build_permlane_var(d: Decoded):
 
     def run(st, g):
         src_lane = src_row[None, :] * 16 + (st.R[rsel, g.ix] & U32(15)).astype(np.int64)
-        em = st.EM[g.ix]
-        if not fi and (em & ~np.take_along_axis(em, src_lane, 1)).any():
-            raise EmulatorError(f"`{d.inst.text}` at pc 0x{d.addr:x} reads a lane disabled in "
-                                "EXEC without FI; not modelled")
-        st.vwrite(rd, g, np.take_along_axis(st.R[rs, g.ix], src_lane, 1))
+        _permlane_gather(st, g, d, rd, rs, src_lane, fi)
     return run
