@@ -11,26 +11,10 @@ from __future__ import annotations
 
 import os
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
-
-
-def per_call(fn, calls: int, sync, trials: int = 7) -> float:
-    """Median over trials of the host time per call, in µs."""
-    for _ in range(500):
-        fn()
-    sync()
-    ts = []
-    for _ in range(trials):
-        t0 = time.perf_counter()
-        for _ in range(calls):
-            fn()
-        t1 = time.perf_counter()
-        sync()
-        ts.append((t1 - t0) / calls)
-    return float(np.median(ts)) * 1e6
+from hosttime import per_call  # tests/gpu/hosttime.py (this script's folder)
 
 
 def main() -> None:

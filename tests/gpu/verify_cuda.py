@@ -33,6 +33,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import modules  # noqa: E402  (tests/gpu/modules.py)
+from hosttime import per_call  # noqa: E402  (tests/gpu/hosttime.py)
 
 import workbench as wb  # noqa: E402
 from workbench.runtime import Kernel  # noqa: E402
@@ -206,18 +207,8 @@ def agreement(mods, dev, quick: bool) -> list[dict]:
 # ----------------------------------------------------------------------------- launch overhead
 
 def _per_call(fn, calls: int, trials: int, sync) -> float:
-    for _ in range(1000):
-        fn()
-    sync()
-    best = []
-    for _ in range(trials):
-        t0 = time.perf_counter()
-        for _ in range(calls):
-            fn()
-        t1 = time.perf_counter()
-        sync()
-        best.append((t1 - t0) / calls)
-    return float(np.median(best))
+    """Seconds per call (hosttime.per_call after 1000 warm-up calls)."""
+    return per_call(fn, calls, sync, trials, warmup=1000) * 1e-6
 
 
 def memo_launcher(kernel, dev):

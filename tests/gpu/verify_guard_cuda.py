@@ -20,13 +20,15 @@ import argparse
 import pickle
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from hosttime import per_call  # noqa: E402  (tests/gpu/hosttime.py)
 
 SRC = r'''
 extern "C" __global__ void copy_off_by_one(const float* x, float* y, int n) {
@@ -74,22 +76,6 @@ def load(carry: Path):
             p.write_bytes(co.elf)
             co.path = p
         return mod, f"pickle {carry / PICKLE} ({type(e).__name__})"
-
-
-def per_call(fn, calls: int, sync, trials: int = 7) -> float:
-    """Median over trials of the host time per call, in us."""
-    for _ in range(500):
-        fn()
-    sync()
-    ts = []
-    for _ in range(trials):
-        t0 = time.perf_counter()
-        for _ in range(calls):
-            fn()
-        t1 = time.perf_counter()
-        sync()
-        ts.append((t1 - t0) / calls)
-    return float(np.median(ts)) * 1e6
 
 
 def main() -> int:
