@@ -48,36 +48,43 @@ def steps_module():
     return steps
 
 
-def blog_kernel(name: str, device: str | None = None):
-    """A kernel of BLOG_SRC (gfx950, fp8) as a ``workbench.Kernel``."""
+# the workgroup of the naive and LDS-tiling rungs is EARLY_TILE x EARLY_TILE (BLOG_SRC says why 32)
+EARLY_TILE = 32
+
+
+def blog_kernel(name: str, device: str | None = None, tile: int = EARLY_TILE):
+    """A kernel of BLOG_SRC (gfx950, fp8) as a ``workbench.Kernel``; ``tile``: the naive and
+    LDS-tiling rungs' TILE."""
     import workbench as wb
 
-    mod = wb.compile(BLOG_SRC.read_text(), arch="gfx950", defines={"GEMM_FP8": "1"},
+    mod = wb.compile(BLOG_SRC.read_text(), arch="gfx950",
+                     defines={"GEMM_FP8": "1", "BLOG_TILE": str(tile)},
                      include_dirs=[ROOT / "kernels" / "gemm"], filename=BLOG_SRC.name)
     return wb.Kernel(mod, name, device=device)
 
 
-def blog_launch(name: str, M: int, N: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+def blog_launch(name: str, M: int, N: int,
+                tile: int = EARLY_TILE) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """(grid, block) of a BLOG_SRC kernel for an M x N output."""
     if name in ("blog_naive", "blog_lds"):
-        return (-(-N // 16), -(-M // 16)), (16, 16)
+        return (-(-N // tile), -(-M // tile)), (tile, tile)
     return (-(-M // 32) * -(-N // 32),), (256,)
 
 
-def rung_kernel(key, n: int, device: str | None = None):
+def rung_kernel(key, n: int, device: str | None = None, tile: int = EARLY_TILE):
     """(kernel, grid, block) of one rung at n^3 (fp8, gfx950)."""
     if isinstance(key, tuple):
-        g, b = blog_launch(key[1], n, n)
-        return blog_kernel(key[1], device), g, b
+        g, b = blog_launch(key[1], n, n, tile)
+        return blog_kernel(key[1], device, tile), g, b
     steps = steps_module()
     s = steps.step(key)
     g, b = steps.launch(s, n, n, n)
     return steps.kernel(s, "gfx950", "fp8", device), g, b
 
 
-def predict(key, n: int = 4096, chip: str = "mi355x"):
+def predict(key, n: int = 4096, chip: str = "mi355x", tile: int = EARLY_TILE):
     """(TimingReport, wall seconds) of one rung at n^3."""
-    k, g, b = rung_kernel(key, n)
+    k, g, b = rung_kernel(key, n, tile=tile)
     A, B, _, _ = steps_module().inputs(n, n, n, "fp8")
     C = np.zeros((n, n), np.float32)
     t0 = time.perf_counter()

@@ -310,6 +310,28 @@ def test_a_load_then_waitcnt_stalls_for_the_memory_latency():
     assert r.limiter.startswith("latency-bound") and "wait vmcnt" in r.limiter
 
 
+def test_the_texture_addresser_rate_depends_on_width_and_spread():
+    from workbench.timing.costs import ta_address_cycles
+
+    chip = get_chip("mi355x")
+    fast, slow = chip["ta_cycles"], chip["ta_cycles_multi"]
+    assert (fast, slow) == (4, 16)  # GPUOpen, 'Understanding Memory Coalescing on GCN'
+    nbytes = np.array([256, 1024, 256, 64, 256, 64])  # 64 lanes x 4, x 16, x 4, x 1, x 4, x 1
+    lines = np.array([2, 8, 64, 1, -1, 16])  # the last: bytes 64 apart (scattered)
+    got = ta_address_cycles(nbytes, np.full(6, 64), lines, chip).tolist()
+    assert got == [fast, slow, slow, fast, fast, slow]
+
+
+def test_a_wide_load_waits_for_the_multi_channel_address_rate():
+    chip = get_chip("mi300x")
+    r = predict(_stream(["global_load_dwordx4 v[1:4], v[2:3], off", "s_waitcnt vmcnt(0)",
+                         "v_add_f32_e32 v1, v1, v1", "s_endpgm"], vm_lines=8), chip)
+    hbm_cu = chip.achievable_hbm_bytes_per_s / chip.clock_hz / chip["cus"]
+    service = int(np.ceil(8 * 128 / hbm_cu))
+    expect = chip["ta_cycles_multi"] + service + chip["hbm_latency"] - chip["issue_interval"]
+    assert abs(r.stalls[0]["wait vmcnt"] - expect) <= chip["issue_interval"]
+
+
 def test_two_waves_on_one_simd_share_its_mfma_pipe():
     prog = ["v_mfma_f32_16x16x16_bf16 a[0:3], v[0:1], v[2:3], a[0:3]"] * 8 + ["s_endpgm"]
     one = predict(_stream(prog, waves=1), "mi300x")

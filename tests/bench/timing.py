@@ -8,7 +8,10 @@ wall time of the report (target: a 4096^3 GEMM report in <= 10 s on the 2-core m
 the Spearman rank correlation of modelled vs published
 (target >= 0.9). The numbers are whatever the model gives: nothing here is tuned to them.
 
-    .venv/bin/python tests/bench/timing.py [--n 4096] [--rungs 1,2,...]
+    .venv/bin/python tests/bench/timing.py [--n 4096] [--rungs 1,2,...] [--early-tile 16]
+
+``--early-tile``: the workgroup TILE x TILE of the naive and LDS-tiling rungs (default 32, the
+calibration's reading of the blog; 16 is the other, see tests/kernels/timing/blog/blog_ladder.hip).
 """
 from __future__ import annotations
 
@@ -18,24 +21,27 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from gemm_blog import BLOG, predict, spearman  # noqa: E402
+from gemm_blog import BLOG, EARLY_TILE, predict, spearman  # noqa: E402
 
 
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--n", type=int, default=4096)
     ap.add_argument("--rungs", default="", help="comma-separated rung numbers 1..11")
+    ap.add_argument("--early-tile", type=int, default=EARLY_TILE, choices=(16, 32),
+                    help="TILE of the naive and LDS-tiling rungs' TILE x TILE workgroups")
     a = ap.parse_args()
     pick = {int(x) for x in a.rungs.split(",") if x} or set(range(1, len(BLOG) + 1))
     rows = []
-    print(f"CDNA4 FP8 GEMM blog ladder at {a.n}^3 on MI355X (modelled vs published TFLOP/s)")
+    print(f"CDNA4 FP8 GEMM blog ladder at {a.n}^3 on MI355X (modelled vs published TFLOP/s; "
+          f"naive / LDS-tiling workgroups {a.early_tile} x {a.early_tile})")
     print(f"{'#':>2} {'rung':<38} {'model':>8} {'blog':>8} {'ratio':>6} {'+-35%':>5} "
           f"{'MFMA':>5} {'GHz':>5} {'wall s':>6}  [kernel] limiter")
     for i, (name, key, blog) in enumerate(BLOG, 1):
         if i not in pick:
             continue
         try:
-            r, wall = predict(key, a.n)
+            r, wall = predict(key, a.n, tile=a.early_tile)
         except Exception as e:  # report the rung as not modelled, with the reason
             print(f"{i:>2} {name:<38} {'-':>8} {blog:>8.1f}   not modelled: "
                   f"{type(e).__name__}: {str(e)[:90]}")
@@ -43,7 +49,8 @@ def main() -> None:
         ratio = r.tflops / blog
         ok = abs(ratio - 1) <= 0.35
         rows.append((r.tflops, blog, ok))
-        kern = key[1] if isinstance(key, tuple) else f"kernels/gemm step {key}"
+        kern = (f"{key[1]}" + (f" {a.early_tile}x{a.early_tile}" if i <= 2 else "")
+                if isinstance(key, tuple) else f"kernels/gemm step {key}")
         print(f"{i:>2} {name:<38} {r.tflops:>8.1f} {blog:>8.1f} {ratio:>6.2f} "
               f"{'yes' if ok else 'no':>5} {100 * r.mfma_efficiency:>4.0f}% {r.clock_ghz:>5.2f} "
               f"{wall:>6.1f}  "

@@ -176,9 +176,16 @@ def _common(lds_read_port: float, lds_read_src: str) -> dict:
         "ta_cycles": Param(4, "cycles per instruction",
                            "GPUOPEN (GCN TEX unit: 32-bit or smaller single-channel buffer loads "
                            "take 4 clocks per wave, in specific (coalesced) cases)",
-                           "the best case; wider or scattered accesses are limited by the data "
-                           "path (lines at the vL1D rate) in this model; a GCN-era figure, the "
-                           "CDNA vL1D is assumed no slower"),
+                           "the fast case: <= 4 bytes per lane and the lanes' bytes on no more "
+                           "lines than their size needs; the data path (lines at the vL1D rate) "
+                           "limits wider accesses too; a GCN-era figure, the CDNA vL1D is assumed "
+                           "no slower"),
+        "ta_cycles_multi": Param(16, "cycles per instruction",
+                                 "GPUOPEN (GCN TEX unit: multi-channel buffer loads take 16 clocks "
+                                 "per wave; address generation is one quad of 4 lanes per clock)",
+                                 "> 4 bytes per lane (dwordx2/x3/x4, also into LDS), or "
+                                 "<= 4 bytes spread over more lines than their size needs "
+                                 "(scattered lanes: no fast case, so the quad rate); stores too"),
         "l1_bytes_per_clk": Param(128, "B/clk per CU",
                                   "RPCSOL (vL1D Cache BW peak = max_sclk x 128 B x CUs: one "
                                   "128-byte line lookup per CU per clock)"),

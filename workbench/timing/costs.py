@@ -27,6 +27,7 @@ class RowCosts:
     lds_write: list  # LDS: True for writes/atomics
     lds_dma: list  # VMEM loads into LDS (``lds`` modifier, global_load_lds_*): bank cycles
     vm_cycles: list  # VMEM: data-path service cycles (max of L1, L2-share, HBM-share rates)
+    ta: list  # VMEM: texture-addresser cycles (``ta_address_cycles``)
     waits: list  # WAIT: (vmcnt, lgkmcnt, expcnt)
     prio: list
     classes: dict  # instruction index -> InstClass
@@ -84,6 +85,21 @@ def _lds_record_costs(stream: InstStream, chip: Chip) -> dict:
     return out
 
 
+def ta_address_cycles(nbytes: np.ndarray, active: np.ndarray, lines: np.ndarray,
+                      chip: Chip) -> np.ndarray:
+    """Texture-addresser cycles of VMEM instructions (``ta_cycles`` / ``ta_cycles_multi``).
+
+    The fast rate needs <= 4 bytes per active lane whose bytes lie on no more lines than their
+    size needs (one spare line for misalignment); ``lines`` < 0 (not recorded) counts as compact.
+    """
+    nbytes = np.asarray(nbytes, np.float64)
+    width = nbytes / np.maximum(np.asarray(active, np.float64), 1)
+    need = np.ceil(nbytes / chip["line_bytes"]) + 1
+    compact = (np.asarray(lines) < 0) | (np.asarray(lines) <= need)
+    return np.where((width <= 4) & compact, chip["ta_cycles"],
+                    chip["ta_cycles_multi"]).astype(np.int64)
+
+
 def row_costs(stream: InstStream, chip: Chip, dram_fraction: float) -> RowCosts:
     """Costs of every stream row on ``chip``; ``dram_fraction``: share of line bytes from HBM."""
     cls = _classes(stream, chip)
@@ -125,7 +141,7 @@ def row_costs(stream: InstStream, chip: Chip, dram_fraction: float) -> RowCosts:
             "_lds_" in ins.mnemonic or "lds" in ins.text.replace(",", " ").split()[1:])
     lds_dma = np.where(dma_idx[idx], np.ceil(stream.vm_bytes / (4 * chip["lds_banks"])),
                        0).astype(np.int64)
-    rc = RowCosts([], [], [], [], [], [], [], [], [], [], cls)
+    rc = RowCosts([], [], [], [], [], [], [], [], [], [], [], cls)
     if rows.size:
         rec = _lds_record_costs(stream, chip)
         pcs = np.array([stream.instructions[int(i)].addr for i in range(len(stream.instructions))],
@@ -162,6 +178,9 @@ def row_costs(stream: InstStream, chip: Chip, dram_fraction: float) -> RowCosts:
     rc.lds_write = lds_write.tolist()
     rc.lds_dma = lds_dma.tolist()
     rc.vm_cycles = vm.tolist()
+    ta = ta_address_cycles(stream.vm_bytes, stream.active, stream.vm_lines, chip)
+    is_vm = (kind == C.VMEM_LOAD) | (kind == C.VMEM_STORE)
+    rc.ta = np.where(is_vm, ta, 0).astype(np.int64).tolist()
     rc.waits = [waits[i] for i in idx.tolist()]
     rc.prio = lut_prio[idx].tolist()
     return rc

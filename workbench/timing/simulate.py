@@ -10,7 +10,8 @@ Model (sources in ``chips.py``):
   instructions are the compiler's ``s_nop`` padding (executed as stall cycles).
 * LDS: one port per SIMD pair (issue waits while it is busy), then the CU's banks serve the
   access for its workbench.lds bank cycles; data returns after the LDS latency. lgkmcnt.
-* VMEM: the CU's texture addresser accepts one instruction per ``ta_cycles``; the data path
+* VMEM: the CU's texture addresser takes each instruction for its cycles (``ta_cycles``, 4, for
+  compact <= 32-bit accesses; ``ta_cycles_multi``, 16, for wider or scattered ones); the data path
   serves each instruction for its line bytes over the slowest of the L1 return path, the CU's
   share of L2 bandwidth and the CU's share of achievable HBM bandwidth (for the missing
   fraction); data returns after the L2 (or HBM) latency, in order. vmcnt. A load into LDS
@@ -74,7 +75,7 @@ def simulate(rows_of: dict, simd_of: dict, group_of: dict, costs: RowCosts, chip
                                                       costs.waits, costs.prio, costs.flops)
     lds_dma = costs.lds_dma
     II = int(chip["issue_interval"])
-    ta_cycles = int(chip["ta_cycles"])
+    ta_of = costs.ta
     lds_lat = int(chip["lds_latency"])
     smem_lat = int(chip["smem_latency"])
     vm_lat = int(vm_latency)
@@ -200,8 +201,9 @@ def simulate(rows_of: dict, simd_of: dict, group_of: dict, costs: RowCosts, chip
                 lgq[w].append(done)
                 span = (S_LDSW if lds_write[r] else S_LDSR, t, done)
             elif cat == 4:
-                ta_free = t + ta_cycles
-                td = data_free if data_free > t + ta_cycles else t + ta_cycles
+                tac = ta_of[r]
+                ta_free = t + tac
+                td = data_free if data_free > t + tac else t + tac
                 data_free = td + vm_cycles[r]
                 busy_vm += vm_cycles[r]
                 c = lds_dma[r]
