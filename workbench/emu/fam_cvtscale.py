@@ -22,13 +22,24 @@ for the MX-scaled encodings, vendored e.g. in triton third_party/amd/backend/inc
   ``pk_fp4_f32`` byte ``op_sel[2] + 2*op_sel[3]`` (source 0 in the low nibble), keeping the
   rest of D.
 Source modifiers (neg/abs/clamp/omod) are refused; f32 inputs are not flushed.
+
+Stochastic rounding (``SR_OPS``: ``v_cvt_scalef32_sr_{fp8,bf8}_{f32,f16,bf16}``,
+``v_cvt_scalef32_sr_pk_fp4_{f32,f16,bf16}``; operands D, data, seed, scale as clang 22 emits
+them for ``__builtin_amdgcn_cvt_scalef32_sr_*``): ``mx.encode_sr(x / 2**(e-127), seed)``, the
+seed's top bits aligned to the fraction bits the target drops from the *source* format (23 f32,
+10 f16, 7 bf16), as AMD's host model ``from_float_sr`` does for these builtins; both values of a
+pk_fp4 use the same seed (the host model's packed forms pass one seed to every element). f16 /
+bf16 data is the low half of its VGPR; the fp4 pair is data[15:0], data[31:16] (f16/bf16) or the
+VGPR pair (f32), the first value in the low nibble. D's byte ``op_sel[2] + 2*op_sel[3]`` is
+written (llvm-objdump: builtin byte 3 -> ``op_sel:[0,0,1,1]``), the rest of D kept; a source
+op_sel is refused.
 """
 from __future__ import annotations
 
 import numpy as np
 
 from .errors import EmulatorError, UnknownInstruction
-from .mx import MX_TABLES, encode_rne
+from .mx import MX_TABLES, encode_rne, encode_sr
 from .operands import row_of, vread32
 from .registry import Decoded, semantic
 
@@ -118,4 +129,61 @@ def _build(d: Decoded):
         val = lo | (hi << U32(bits))
         old = st.R[row, g.ix]
         st.vwrite(row, g, (old & keep) | (val << U32(shift)))
+    return run
+
+
+# ---- stochastic rounding (scaled) ---------------------------------------------------------------
+SR_OPS = {  # mnemonic -> (format, source type, values converted)
+    f"v_cvt_scalef32_sr_{k}_{t}": (k, t, 1) for k in ("fp8", "bf8") for t in ("f32", "f16", "bf16")
+}
+SR_OPS.update({f"v_cvt_scalef32_sr_pk_fp4_{t}": ("fp4", t, 2) for t in ("f32", "f16", "bf16")})
+SRC_MAN = {"f32": 23, "f16": 10, "bf16": 7}  # fraction bits of the source format
+
+
+def _half_to_f64(bits: np.ndarray, t: str) -> np.ndarray:
+    """Low 16 bits (f16 or bf16) -> float64, exact."""
+    h = (np.asarray(bits, U32) & U32(0xFFFF))
+    if t == "f16":
+        return h.astype(np.uint16).view(np.float16).astype(np.float64)
+    return (h << U32(16)).view(np.float32).astype(np.float64)
+
+
+@semantic(*SR_OPS)
+def _build_sr(d: Decoded):
+    kind, t, n = SR_OPS[d.base]
+    fmt = FORMATS[kind]
+    for k in d.mods:
+        if k != "op_sel":
+            raise UnknownInstruction(d.mnemonic, d.addr, d.inst.text, f"modifier {k}")
+    if any(o.neg or o.abs for o in d.ops):
+        raise UnknownInstruction(d.mnemonic, d.addr, d.inst.text, "neg/abs source modifier")
+    sel = _opsel(d)
+    if sel[0] or sel[1]:
+        raise UnknownInstruction(d.mnemonic, d.addr, d.inst.text, "op_sel on a source")
+    nv = d.kernel.n_vgpr
+    dst, data, seed, scale = d.ops
+    row = row_of(dst, nv)
+    words = 2 if (n == 2 and t == "f32") else 1
+    rdata = [vread32(data, nv, k, is_float=data.kind == "fimm") for k in range(words)]
+    rseed = vread32(seed, nv)
+    rscale = vread32(scale, nv, is_float=scale.kind == "fimm")
+    bits = 4 if kind == "fp4" else 8
+    shift = 8 * (sel[2] + 2 * sel[3])
+    keep = U32(~(0xFF << shift) & 0xFFFFFFFF)
+
+    def values(st, g):
+        if t == "f32":
+            return [np.asarray(r(st, g), U32).view(np.float32).astype(np.float64) for r in rdata]
+        w = np.asarray(rdata[0](st, g), U32)
+        return [_half_to_f64(w >> U32(16 * k), t) for k in range(n)]
+
+    def run(st, g):
+        sc = _scale_exp(rscale(st, g), d)
+        r = rseed(st, g)
+        val = U32(0)
+        for k, x in enumerate(values(st, g)):
+            y = np.where(np.isnan(sc), np.copysign(np.nan, x), x / sc)
+            val = val | (encode_sr(y, r, fmt, SRC_MAN[t]) << U32(bits * k))
+        old = st.R[row, g.ix]
+        st.vwrite(row, g, (old & keep) | (np.asarray(val, U32) << U32(shift)))
     return run

@@ -9,8 +9,9 @@ support page lists OCP FP8 for gfx12) the same instructions convert the OCP form
 OCP encoding on gfx950"; triton PR 7186): decodes are
 exact table lookups, f32 -> fp8 rounds to nearest even by ``mx.encode_rne`` (overflow: E4M3 NaN,
 E5M2 ±inf; llvm-mc -mcpu=gfx950 rejects ``clamp`` here too). Stochastic rounding to the OCP
-formats (``v_cvt_sr_*`` on gfx950) is refused: no source we have describes how it uses the seed.
-The bullets below describe gfx942.
+formats (``v_cvt_sr_*`` on gfx950) is ``mx.encode_sr``: AMD's host model of the gfx950
+instruction (HIP amd_hip_ocp_host.hpp ``from_float_sr``) adds the seed's top 23 - m bits to the
+23 - m fraction bits E4M3 / E5M2 drop and truncates. The bullets below describe gfx942.
 
 * fp8 -> f32 (``v_cvt_f32_fp8``; ``v_cvt_pk_f32_fp8`` converts bytes 0, 1 of the selected word):
   exact table decode; 0x80 -> NaN. SDWA ``src0_sel:BYTE_n`` / ``WORD_1`` picks the source byte /
@@ -43,7 +44,7 @@ from ..arch import get as get_arch
 from .errors import UnknownInstruction
 from .floats import flush_src
 from .fp8 import FP8_FORMATS, FP8_TABLES
-from .mx import MX_TABLES, encode_rne
+from .mx import MX_TABLES, encode_rne, encode_sr
 from .operands import row_of, vread32
 from .registry import Decoded, semantic
 from .valu import Op, build_generic, src_reader
@@ -152,9 +153,6 @@ def _build_from_f32(d: Decoded, sr: bool):
         if k != "op_sel":
             raise UnknownInstruction(d.mnemonic, d.addr, d.inst.text, f"modifier {k}")
     ocp = is_ocp(d)
-    if sr and ocp:
-        raise UnknownInstruction(d.mnemonic, d.addr, d.inst.text,
-                                 "stochastic rounding to OCP fp8 (gfx950) is not modelled")
     dst, a, b = d.ops
     nv = d.kernel.n_vgpr
     sel = _opsel(d, 4 if sr else 3)
@@ -176,7 +174,9 @@ def _build_from_f32(d: Decoded, sr: bool):
 
     def run(st, g):
         x = ra(st, g)
-        if sr:
+        if sr and ocp:
+            val = encode_sr(x, rb(st, g), OCP_FMT[kind])
+        elif sr:
             val = encode(x, kind, rng=rb(st, g))
         elif ocp:
             val = encode_rne(x, OCP_FMT[kind]) | (encode_rne(rb(st, g), OCP_FMT[kind]) << U32(8))

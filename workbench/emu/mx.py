@@ -114,6 +114,50 @@ def encode_rne(x, fmt: str) -> np.ndarray:
     return (code | sign).astype(np.uint32)
 
 
+def encode_sr(x, seed, fmt: str, src_man: int = 23) -> np.ndarray:
+    """float values (each exact in a source format with ``src_man`` fraction bits: 23 f32,
+    10 f16, 7 bf16) -> codes (uint32) of OCP format ``fmt`` with stochastic rounding by the
+    random words ``seed`` (uint32, one per value).
+
+    Semantics of AMD's host model of gfx950's ``v_cvt_sr_*`` / ``v_cvt_scalef32_sr_*`` (HIP
+    amd_hip_ocp_host.hpp ``from_float_sr``, which HIP's __hipext_ocp_fp8_e4m3(float, seed) uses
+    off the GPU in place of __builtin_amdgcn_cvt_sr_fp8_f32; vendored e.g. in triton
+    third_party/amd): the value's fraction is first truncated to the ``src_man - m`` bits the
+    target drops (subnormal targets: the fraction with its leading one, shifted right by how
+    far the exponent lies below the smallest normal one, low bits lost); then the seed's *top*
+    ``src_man - m`` bits (``seed >> (32 - src_man + m)``) are added to those dropped bits and
+    the sum is truncated: a carry out of them rounds the magnitude up (possibly into the next
+    binade, or from the largest subnormal to the smallest normal). Specials as ``encode_rne``:
+    NaN -> the NaN code, ±inf and magnitudes past the largest finite value (before or after the
+    carry) -> E4M3 NaN / E5M2 ±inf / fp4 its largest magnitude; zeros keep their sign; so do
+    values that truncate to zero."""
+    e_bits, m_bits, bias, _special = MX_FORMATS[fmt]
+    finite, over, nan, sign_bit = _codes(fmt)
+    x = np.asarray(x, np.float64)
+    sign = np.where(np.signbit(x), sign_bit, 0).astype(np.int64)
+    a = np.abs(x)
+    ok = np.isfinite(a) & (a > 0)
+    safe = np.where(ok, a, 1.0)
+    ex = np.frexp(safe)[1].astype(np.int64) - 1  # unbiased exponent, floor(log2 a)
+    frac = np.round((np.ldexp(safe, -ex) - 1.0) * (1 << src_man)).astype(np.int64)  # exact
+    min_exp = 1 - bias
+    max_exp = int(np.frexp(finite[-1])[1]) - 1  # exponent of the largest finite value
+    drop = src_man - m_bits
+    sub = ex < min_exp
+    shift = np.clip(min_exp - ex, 0, 63)
+    man = np.where(sub, np.where(shift >= 32, 0, (frac | (1 << src_man)) >> shift), frac)
+    rnd = (np.asarray(seed, np.uint32).astype(np.int64) >> (32 - drop)) & ((1 << drop) - 1)
+    man = man + rnd
+    carry = (man >> src_man) & 1
+    kept = (man >> drop) & ((1 << m_bits) - 1)
+    biased = np.where(sub, carry, ex + bias + carry)
+    code = (biased << m_bits) | kept
+    code = np.where(~sub & (ex + carry > max_exp), over, code)
+    code = np.where(np.isinf(a), over, np.where(a == 0, 0, code))
+    code = np.where(np.isnan(x), nan, code)
+    return (code | sign).astype(np.uint32)
+
+
 def _mfma_decoder(fmt: str):
     """Decoder for ``fam_mfma.INPUT_DECODERS``: codes -> float32 (exact)."""
     table32 = MX_TABLES[fmt].astype(np.float32)
@@ -132,4 +176,4 @@ def _register_mfma_inputs() -> None:
 
 _register_mfma_inputs()
 
-__all__ = ["MX_FORMATS", "MX_TABLES", "e8m0_to_f64", "encode_rne", "mx_to_f64"]
+__all__ = ["MX_FORMATS", "MX_TABLES", "e8m0_to_f64", "encode_rne", "encode_sr", "mx_to_f64"]

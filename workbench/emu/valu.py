@@ -421,6 +421,11 @@ def _sdwa_place(bits, old, sel, unused):
 
 
 _SIGN_MOD_OK = {"v_cndmask_b32", "v_mov_b32"}
+# f16 halves moved as bits whose VOP3 neg/abs still act on the half's sign (bit 15): LLVM folds
+# an fneg of a bf16/f16 element into v_pack_b32_f16's source modifiers (seen in llvm-objdump
+# of gfx950 code building a (b, -b) bf16 pair: ``v_pack_b32_f16 v12, v11, -v11``); CDNA3 ISA
+# V_PACK_B32_F16 "D[31:16].f16 = S1.f16; D[15:0].f16 = S0.f16" takes f16 operands
+_SIGN16_MOD_OK = {"v_pack_b32_f16"}
 
 
 def src_reader(d, s: Operand, t: str, nv: int, hi=False, sel=6, sext=False, flush_in=False):
@@ -431,8 +436,9 @@ def src_reader(d, s: Operand, t: str, nv: int, hi=False, sel=6, sext=False, flus
         raw = vread32(s, nv, 0, 16 if t in T16 else 32, isf)
     sign_bits = False
     if s.neg or s.abs:
-        if t in ("u32", "b32") and d.base in _SIGN_MOD_OK:
-            # VOP3 float modifiers on a bitwise select act on bit 31 (LLVM folds fneg/fabs
+        if (t in ("u32", "b32") and d.base in _SIGN_MOD_OK) or \
+                (t == "b16" and d.base in _SIGN16_MOD_OK):
+            # VOP3 float modifiers on a bitwise select act on the sign bit (LLVM folds fneg/fabs
             # into v_cndmask_b32_e64 operands; CDNA3 ISA "input modifiers")
             sign_bits = True
         elif not isf:
@@ -450,10 +456,11 @@ def src_reader(d, s: Operand, t: str, nv: int, hi=False, sel=6, sext=False, flus
             x = sdwa_extract(x, sel, sext)
         v = to_typed(x, t)
         if sign_bits:
+            top = v.dtype.type(0x8000 if t == "b16" else 0x80000000)
             if ab:
-                v = v & U32(0x7FFFFFFF)
+                v = v & ~top
             if neg:
-                v = v ^ U32(0x80000000)
+                v = v ^ top
             return v
         if ab:
             v = np.abs(v)
