@@ -84,6 +84,12 @@ op("v_minimum3_f32", "f32", "f32 f32 f32", minimum3)
 # GFX12 V_MINIMUM_F32 / V_MAXIMUM_F32 (RDNA4 ISA: IEEE minimum()/maximum(), NaN-propagating)
 op("v_minimum_f32", "f32", "f32 f32", minimum)
 op("v_maximum_f32", "f32", "f32 f32", maximum)
+# GFX12 only (llvm-mc accepts them for gfx1201/gfx1250, not gfx950/gfx11): the IEEE 754-2019
+# forms of v_maxmin/v_minmax, named like them inner operation first (RDNA4 ISA
+# V_MAXIMUMMINIMUM_F32 = minimum(maximum(S0, S1), S2); LLVM 22 selects
+# v_maximumminimum_f32 a, b, c for fminimum(fmaximum(a, b), c) on gfx1201)
+op("v_maximumminimum_f32", "f32", "f32 f32 f32", lambda a, b, c: minimum(maximum(a, b), c))
+op("v_minimummaximum_f32", "f32", "f32 f32 f32", lambda a, b, c: maximum(minimum(a, b), c))
 op("v_fma_f32", "f32", "f32 f32 f32", fma32)
 op("v_fmac_f32", "f32", "f32 f32 f32", fma32, "acc")
 op("v_mad_f32", "f32", "f32 f32 f32", mad32)
