@@ -13,9 +13,8 @@ modelled). Each execution is recorded in the trace.
 
 ds_bpermute_b32: lane i reads lane ((addr_i + offset) / 4) % 64; ds_permute_b32: lane i writes
 its data to lane ((addr_i + offset) / 4) % 64; EXEC applies to both the read and the write, a
-disabled source lane gives 0 (CDNA3 ISA DS_BPERMUTE_B32). ds_swizzle_b32 (offset[15] = 1: quad
-permute by offset[7:0]; else bit-mask mode within 32-lane halves: and[4:0], or[9:5],
-xor[14:10]) — CDNA3 ISA DS_SWIZZLE_B32.
+disabled source lane gives 0 (CDNA3 ISA DS_BPERMUTE_B32). ds_swizzle_b32: see ``swizzle_lanes``
+(FFT, rotate, quad-permute and bit-mask modes; a disabled source lane gives 0).
 """
 from __future__ import annotations
 
@@ -314,8 +313,38 @@ def _build_permute(d: Decoded):
     return run
 
 
+def _rev5(x: np.ndarray) -> np.ndarray:
+    """Bit-reverse the low 5 bits of each value."""
+    return sum(((x >> b) & 1) << (4 - b) for b in range(5))
+
+
 def swizzle_lanes(offset: int) -> np.ndarray:
+    """Source lane of each of the 64 lanes for ds_swizzle_b32 ``offset`` (RDNA3 ISA §16.15
+    DS_SWIZZLE_B32 pseudocode; the RDNA3.5 guide has the same; LLVM prints and assembles the FFT
+    and rotate modes for every GFX9+ target, AMDGPUInstPrinter::printSwizzle):
+
+    * offset >= 0xE000, FFT: mask = offset[4:0]; j = reverse5(i & 31) >> popcount(mask), then
+      j |= i & mask, within each 32-lane half.
+    * 0xC000 <= offset < 0xE000, rotate by offset[9:5] lanes, left (lane i reads i + n) or, with
+      offset[10], right, within each 32-lane half. Only mask = offset[4:0] = 0 is modelled (what
+      LLVM's swizzle(ROTATE, dir, n) encodes): for mask != 0 the guide's pseudocode
+      (j = (i & mask) | ((i + n) & ~mask)) and its own example table disagree, so it is refused.
+    * offset[15] = 1: quad permute by offset[7:0]; else bit-mask mode within 32-lane halves:
+      and[4:0], or[9:5], xor[14:10].
+
+    Raises ValueError naming what is not modelled."""
     lane = np.arange(64)
+    if offset >= 0xE000:
+        mask = offset & 0x1F
+        j = (_rev5(lane & 0x1F) >> bin(mask).count("1")) | (lane & mask)
+        return (lane & 0x20) | j
+    if offset >= 0xC000:
+        if offset & 0x1F:
+            raise ValueError(f"rotate mode with mask {offset & 0x1F:#x} (offset {offset:#06x}): "
+                             "the ISA guide's pseudocode and its examples disagree")
+        n = (offset >> 5) & 0x1F
+        step = -n if offset & 0x400 else n
+        return (lane & 0x20) | ((lane + step) & 0x1F)
     if offset & 0x8000:
         sel = np.array([(offset >> (2 * i)) & 3 for i in range(4)])
         return (lane & ~3) + sel[lane & 3]
@@ -330,7 +359,10 @@ def _build_swizzle(d: Decoded):
     dst, src = d.ops
     nv = d.kernel.n_vgpr
     rs, rr = row_of(src, nv), row_of(dst, nv)
-    lanes = swizzle_lanes(off)
+    try:
+        lanes = swizzle_lanes(off)
+    except ValueError as e:
+        raise UnknownInstruction(d.mnemonic, d.addr, d.inst.text, str(e)) from None
 
     def run(st, g):
         m = st.EM[g.ix]
