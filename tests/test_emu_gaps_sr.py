@@ -1,6 +1,7 @@
 """gfx950 stochastic-rounding conversions to the OCP formats on the emulator
 (tests/kernels/emu/cvt_sr_gfx950.hip): v_cvt_sr_{fp8,bf8}_f32, v_cvt_scalef32_sr_{fp8,bf8}_{f32,
-f16,bf16} and v_cvt_scalef32_sr_pk_fp4_{f32,f16,bf16}.
+f16,bf16}, v_cvt_scalef32_sr_pk_fp4_{f32,f16,bf16} and v_cvt_scalef32_sr_pk32_{fp6,bf6}_{f32,
+f16,bf16}.
 
 The reference is a per-lane scalar model written from the rule of AMD's host model of these
 instructions (HIP amd_hip_ocp_host.hpp ``from_float_sr``, which HIP uses off the GPU in place
@@ -28,7 +29,8 @@ SENTINEL = 0xDEADBEEF
 # format -> (exponent bits, mantissa bits, bias, largest finite exponent, overflow code, NaN code)
 # (OCP OFP8 rev 1.0 Table 1; OCP MX v1.0 §5.3.3 for E2M1, which saturates: no inf/NaN)
 FMT = {"fp8": (4, 3, 7, 8, 0x7F, 0x7F), "bf8": (5, 2, 15, 15, 0x7C, 0x7E),
-       "fp4": (2, 1, 1, 2, 0x7, 0x7)}
+       "fp4": (2, 1, 1, 2, 0x7, 0x7), "fp6": (2, 3, 1, 2, 0x1F, 0x1F),
+       "bf6": (3, 2, 3, 4, 0x1F, 0x1F)}  # fp6 E2M3 / bf6 E3M2 saturate too (OCP MX v1.0 §5.3)
 SRCF = {"f32": (8, 23, 127), "f16": (5, 10, 15), "bf16": (8, 7, 127)}  # exp bits, man, bias
 TABLE = {"fp8": "float8_e4m3fn", "bf8": "float8_e5m2", "fp4": "float4_e2m1fn"}
 
@@ -209,3 +211,33 @@ def test_seed_bits_used_are_the_top_ones():
     step = 0.125  # E4M3 spacing in [1, 2)
     assert (np.abs(v - x.reshape(64, 64)) < step).all()
     assert np.abs(v.mean(1) - x[::64]).max() < 0.35 * step  # unbiased within noise (64 seeds)
+
+
+def test_sr_pk32_fp6_bf6_per_value():
+    """v_cvt_scalef32_sr_pk32_{fp6,bf6}_{f32,f16,bf16}: 32 values per lane, one seed, six packed
+    dwords (value k in bits [6k, 6k+6)), against the scalar reference value by value."""
+    mod = wb.compile(SRC.read_text(), "gfx950")
+    rng = np.random.default_rng(12)
+    n = 64
+    x = (rng.choice([-1, 1], 32 * n) * np.exp2(rng.uniform(-6, 6, 32 * n))).astype(np.float32)
+    x[:8] = [0.0, -0.0, np.nan, np.inf, -np.inf, 7.4, 29.0, 1e-30]
+    seed = rng.integers(0, 2**32, n, dtype=np.uint64).astype(np.uint32)
+    seed[:2] = [0, 0xFFFFFFFF]
+    scale_e = rng.integers(-2, 3, n)
+    scale_e[:2] = 0
+    out = np.zeros(24 * n, np.uint32)
+    mod.cvt_sr_pk32.on("emulator:gfx950")[1, n](x, seed, np.exp2(scale_e).astype(np.float32),
+                                                out)
+    src_bits = {"f32": x.view(np.uint32), "f16": _f16_bits(x), "bf16": _bf16_bits(x)}
+    for j, (fmt, src) in enumerate((("fp6", "f32"), ("bf6", "f32"), ("fp6", "f16"),
+                                    ("bf6", "bf16"))):
+        for t in range(n):
+            words = out[24 * t + 6 * j: 24 * t + 6 * j + 6]
+            packed = sum(int(w) << (32 * i) for i, w in enumerate(words))
+            for k in range(32):
+                got = (packed >> (6 * k)) & 0x3F
+                want = ref_sr(int(src_bits[src][32 * t + k]), src, int(seed[t]), fmt,
+                              int(scale_e[t]))
+                assert got == want, (f"{fmt}<-{src} lane {t} value {k} (x={x[32 * t + k]!r}, "
+                                     f"seed 0x{int(seed[t]):08x}, scale 2^{scale_e[t]}): "
+                                     f"got {got:#04x}, want {want:#04x}")

@@ -32,7 +32,10 @@ pk_fp4 use the same seed (the host model's packed forms pass one seed to every e
 bf16 data is the low half of its VGPR; the fp4 pair is data[15:0], data[31:16] (f16/bf16) or the
 VGPR pair (f32), the first value in the low nibble. D's byte ``op_sel[2] + 2*op_sel[3]`` is
 written (llvm-objdump: builtin byte 3 -> ``op_sel:[0,0,1,1]``), the rest of D kept; a source
-op_sel is refused.
+op_sel is refused. ``v_cvt_scalef32_sr_pk32_{fp6,bf6}_{f32,f16,bf16}`` (``SR_PK32``) convert 32
+values (32 f32 VGPRs, or 16 VGPRs of f16/bf16 pairs, low half first) with one seed into six
+VGPRs, value k in bits [6k, 6k+6) of the 192-bit little-endian result -- the host model's
+packed 32 x 6-bit bitfield (``fp6_cvt_packedx32``), which also passes the one seed to all 32.
 """
 from __future__ import annotations
 
@@ -186,4 +189,46 @@ def _build_sr(d: Decoded):
             val = val | (encode_sr(y, r, fmt, SRC_MAN[t]) << U32(bits * k))
         old = st.R[row, g.ix]
         st.vwrite(row, g, (old & keep) | (np.asarray(val, U32) << U32(shift)))
+    return run
+
+
+SR_PK32 = {f"v_cvt_scalef32_sr_pk32_{k}_{t}": (k, t) for k in ("fp6", "bf6")
+           for t in ("f32", "f16", "bf16")}
+FP6 = {"fp6": "float6_e2m3fn", "bf6": "float6_e3m2fn"}
+
+
+@semantic(*SR_PK32)
+def _build_sr_pk32(d: Decoded):
+    kind, t = SR_PK32[d.base]
+    fmt = FP6[kind]
+    if d.mods or any(o.neg or o.abs for o in d.ops):
+        raise UnknownInstruction(d.mnemonic, d.addr, d.inst.text, "modifier")
+    nv = d.kernel.n_vgpr
+    dst, data, seed, scale = d.ops
+    words = 32 if t == "f32" else 16
+    if dst.n != 6 or data.kind != "v" or data.n != words:
+        raise UnknownInstruction(d.mnemonic, d.addr, d.inst.text, "operand sizes")
+    row = row_of(dst, nv)
+    rdata = [vread32(data, nv, k) for k in range(words)]
+    rseed = vread32(seed, nv)
+    rscale = vread32(scale, nv, is_float=scale.kind == "fimm")
+
+    def run(st, g):
+        sc = _scale_exp(rscale(st, g), d)
+        r = rseed(st, g)
+        acc = [np.zeros(st.R[row, g.ix].shape, np.uint64) for _ in range(3)]  # 3 x 64 bits
+        for k in range(32):
+            w = np.asarray(rdata[k if t == "f32" else k // 2](st, g), U32)
+            if t == "f32":
+                x = w.view(np.float32).astype(np.float64)
+            else:
+                x = _half_to_f64(w >> U32(16 * (k % 2)), t)
+            y = np.where(np.isnan(sc), np.copysign(np.nan, x), x / sc)
+            code = encode_sr(y, r, fmt, SRC_MAN[t]).astype(np.uint64)
+            bit = 6 * k
+            acc[bit // 64] |= code << np.uint64(bit % 64)
+            if bit % 64 > 58:  # the value straddles two 64-bit words
+                acc[bit // 64 + 1] |= code >> np.uint64(64 - bit % 64)
+        for j in range(6):
+            st.vwrite(row + j, g, (acc[j // 2] >> np.uint64(32 * (j % 2))).astype(U32))
     return run

@@ -30,3 +30,31 @@ extern "C" __global__ void cvt_sr(const float* x, const unsigned* seed, const fl
   o[11] = __builtin_amdgcn_cvt_scalef32_sr_pk_fp4_f16(w, (v2h){h, -h}, r, s, 3);
   o[12] = __builtin_amdgcn_cvt_scalef32_sr_pk_fp4_bf16(w, (v2bf){b, -b}, r, s, 0);
 }
+
+// 32 values per lane (x[32t .. 32t+31], also as f16 / bf16) with one seed to packed fp6 / bf6:
+// v_cvt_scalef32_sr_pk32_{fp6,bf6}_{f32,f16,bf16}, six result dwords each.
+typedef float v32f __attribute__((ext_vector_type(32)));
+typedef _Float16 v32h __attribute__((ext_vector_type(32)));
+typedef __bf16 v32bf __attribute__((ext_vector_type(32)));
+typedef unsigned v6u __attribute__((ext_vector_type(6)));
+
+extern "C" __global__ void cvt_sr_pk32(const float* x, const unsigned* seed, const float* scale,
+                                       unsigned* out) {
+  const int t = threadIdx.x;
+  v32f v;
+  v32h h;
+  v32bf b;
+  for (int i = 0; i < 32; ++i) {
+    v[i] = x[32 * t + i];
+    h[i] = (_Float16)v[i];
+    b[i] = (__bf16)v[i];
+  }
+  const unsigned r = seed[t];
+  const float s = scale[t];
+  const v6u q[4] = {__builtin_amdgcn_cvt_scalef32_sr_pk32_fp6_f32(v, r, s),
+                    __builtin_amdgcn_cvt_scalef32_sr_pk32_bf6_f32(v, r, s),
+                    __builtin_amdgcn_cvt_scalef32_sr_pk32_fp6_f16(h, r, s),
+                    __builtin_amdgcn_cvt_scalef32_sr_pk32_bf6_bf16(b, r, s)};
+  for (int j = 0; j < 4; ++j)
+    for (int i = 0; i < 6; ++i) out[24 * t + 6 * j + i] = q[j][i];
+}
