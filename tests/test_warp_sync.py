@@ -16,7 +16,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from unseen_harness import kernel, wave_size
+from unseen_harness import kernel, split, wave_size
 
 import workbench as wb
 from workbench import CompileError, KernelFault
@@ -92,6 +92,45 @@ def test_reductions_in_both_branches_of_a_divergent_if(arch):
         else:
             want = [np.bitwise_or.reduce(v), v.min()]
         np.testing.assert_array_equal(out[gid], np.array(want, np.uint32), err_msg=f"{gid}")
+
+
+@functools.cache
+def _extra_module(arch: str):
+    real, opts = split(arch)
+    return wb.compile((HERE / "warp_sync.hip").read_text(), real, opts, filename="warp_sync.hip",
+                      defines={"HIP_ENABLE_EXTRA_WARP_SYNC_TYPES": None})
+
+
+@pytest.mark.parametrize("arch", ARCHS)
+def test_extra_types_behind_hips_macro(arch):
+    ws = wave_size(arch)
+    grp, masks = _groups(ws, 31)
+    r = np.random.default_rng(32)
+    xl = r.integers(-2**62, 2**62, N, dtype=np.int64)
+    xf = r.integers(-1000, 1000, N).astype(np.float32)  # integers: every sum order is exact
+    xd = r.integers(-2**40, 2**40, N).astype(np.float64)
+    outs = [np.zeros(3 * N, np.int64), np.zeros(4 * N, np.uint64), np.zeros(3 * N, np.float32),
+            np.zeros(2 * N, np.float64), np.zeros(N, np.int32)]
+    k = _extra_module(arch)["reduce_extra"].on(f"emulator:{split(arch)[0]}")
+    k[BLOCKS, THREADS](grp, masks, xl, xf, xd, *outs)
+    out_l, out_u, out_f, out_d, out_i = (o.reshape(N, -1) for o in outs)
+    for gid in np.flatnonzero(grp >= 0):
+        p = _peers(grp, ws, gid)
+        lv, uv = xl[p], xl[p].view(np.uint64)
+        np.testing.assert_array_equal(out_l[gid], [lv.sum(), lv.min(), lv.max()])  # wraps
+        np.testing.assert_array_equal(out_u[gid], [uv.max(), np.bitwise_and.reduce(uv),
+                                                   np.bitwise_or.reduce(uv),
+                                                   np.bitwise_xor.reduce(uv)])
+        np.testing.assert_array_equal(out_f[gid], [xf[p].sum(), xf[p].min(), xf[p].max()])
+        np.testing.assert_array_equal(out_d[gid], [xd[p].sum(), xd[p].max()])
+        assert out_i[gid, 0] == np.bitwise_xor.reduce(lv.astype(np.int32)), gid
+
+
+def test_extra_types_need_hips_macro():
+    src = WRONG_MASK.format(call="(int)__reduce_add_sync(~0ull, (float)v)")
+    with pytest.raises(CompileError) as err:
+        wb.compile(src, "gfx942")
+    assert "__reduce_add_sync" in str(err.value)
 
 
 def _match_values(dtype, seed: int) -> np.ndarray:
@@ -209,6 +248,7 @@ __global__ void k(int* p) {{
     "(int)__match_any_sync(0xffffffffu, v)",
     "__shfl_xor_sync(0xffffffff, v, 1)",
     "(int)__ballot_sync(0xffffffffu, v)",
+    "(__syncwarp(0xffffffffu), v)",
 ])
 def test_32_bit_mask_is_a_compile_error_as_in_hip(call):
     with pytest.raises(CompileError) as err:

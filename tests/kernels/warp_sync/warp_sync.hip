@@ -98,3 +98,29 @@ __global__ void bad_match(const int* x, unsigned long long* out) {
   unsigned long long m = (i & 1) ? 1ull << __lane_id() : ~0ull;
   out[i] = __match_any_sync(m, x[i]);
 }
+
+#if defined(HIP_ENABLE_EXTRA_WARP_SYNC_TYPES)
+// HIP's opt-in reduction types (long long, unsigned long long, float, double; int for and/or/xor)
+__global__ void reduce_extra(const int* grp, const unsigned long long* masks, const long long* xl,
+                             const float* xf, const double* xd, long long* out_l,
+                             unsigned long long* out_u, float* out_f, double* out_d, int* out_i) {
+  int gid = blockIdx.x * blockDim.x + threadIdx.x;
+  if (grp[gid] < 0) return;
+  unsigned long long m = masks[gid];
+  long long l = xl[gid];
+  unsigned long long u = (unsigned long long)l;
+  out_l[3 * gid + 0] = __reduce_add_sync(m, l);
+  out_l[3 * gid + 1] = __reduce_min_sync(m, l);
+  out_l[3 * gid + 2] = __reduce_max_sync(m, l);
+  out_u[4 * gid + 0] = __reduce_max_sync(m, u);
+  out_u[4 * gid + 1] = __reduce_and_sync(m, u);
+  out_u[4 * gid + 2] = __reduce_or_sync(m, u);
+  out_u[4 * gid + 3] = __reduce_xor_sync(m, u);
+  out_f[3 * gid + 0] = __reduce_add_sync(m, xf[gid]);
+  out_f[3 * gid + 1] = __reduce_min_sync(m, xf[gid]);
+  out_f[3 * gid + 2] = __reduce_max_sync(m, xf[gid]);
+  out_d[2 * gid + 0] = __reduce_add_sync(m, xd[gid]);
+  out_d[2 * gid + 1] = __reduce_max_sync(m, xd[gid]);
+  out_i[gid] = __reduce_xor_sync(m, (int)l);
+}
+#endif

@@ -58,7 +58,13 @@ __HIPWB_FN_INLINE void __syncwarp() {
   __builtin_amdgcn_wave_barrier();
   __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "wavefront");
 }
+/* HIP (>= 6.2, amd_warp_sync_functions.h) takes a 64-bit mask only, like its other *_sync
+ * functions (hipwb/warp.h). */
 template <typename MaskT>
-__attribute__((device)) inline void __syncwarp(MaskT) { __syncwarp(); }
+__attribute__((device)) inline void __syncwarp(MaskT) {
+  static_assert(__is_integral(MaskT) && sizeof(MaskT) == 8,
+                "The mask of __syncwarp must be a 64-bit integer (unsigned long long), as in HIP");
+  __syncwarp();
+}
 
 #endif /* HIPWB_SYNC_H */

@@ -35,6 +35,9 @@
  *   __reduce_add/min/max_sync(mask, v)   int or unsigned: the sum/min/max of v over the mask's
  *                                        lanes (the sum wraps modulo 2^32), returned to each
  *   __reduce_and/or/xor_sync(mask, v)    unsigned: bitwise and/or/xor over the mask's lanes
+ *   (with HIP_ENABLE_EXTRA_WARP_SYNC_TYPES defined, as in HIP: add/min/max also for long long,
+ *   unsigned long long, float and double, and/or/xor also for int, long long and unsigned
+ *   long long)
  *   __match_any_sync(mask, v)            the lanes of the mask whose v equals this lane's
  *   __match_all_sync(mask, v, &pred)     the mask (pred = 1) if all its lanes hold the same v,
  *                                        else 0 (pred = 0)
@@ -302,6 +305,31 @@ __HIPWB_REDUCE_SYNC(__reduce_max_sync, unsigned int, a < b ? b : a)
 __HIPWB_REDUCE_SYNC(__reduce_and_sync, unsigned int, a & b)
 __HIPWB_REDUCE_SYNC(__reduce_or_sync, unsigned int, a | b)
 __HIPWB_REDUCE_SYNC(__reduce_xor_sync, unsigned int, a ^ b)
+#if defined(HIP_ENABLE_EXTRA_WARP_SYNC_TYPES)
+/* HIP's opt-in types (amd_warp_sync_functions.h, under the same macro). Floating-point sums are
+ * taken in lane order here (HIP's tree may round differently). */
+__HIPWB_REDUCE_SYNC(__reduce_add_sync, long long, (long long)((unsigned long long)a + b))
+__HIPWB_REDUCE_SYNC(__reduce_add_sync, unsigned long long, a + b)
+__HIPWB_REDUCE_SYNC(__reduce_add_sync, float, a + b)
+__HIPWB_REDUCE_SYNC(__reduce_add_sync, double, a + b)
+__HIPWB_REDUCE_SYNC(__reduce_min_sync, long long, b < a ? b : a)
+__HIPWB_REDUCE_SYNC(__reduce_min_sync, unsigned long long, b < a ? b : a)
+__HIPWB_REDUCE_SYNC(__reduce_min_sync, float, b < a ? b : a)
+__HIPWB_REDUCE_SYNC(__reduce_min_sync, double, b < a ? b : a)
+__HIPWB_REDUCE_SYNC(__reduce_max_sync, long long, a < b ? b : a)
+__HIPWB_REDUCE_SYNC(__reduce_max_sync, unsigned long long, a < b ? b : a)
+__HIPWB_REDUCE_SYNC(__reduce_max_sync, float, a < b ? b : a)
+__HIPWB_REDUCE_SYNC(__reduce_max_sync, double, a < b ? b : a)
+__HIPWB_REDUCE_SYNC(__reduce_and_sync, int, a & b)
+__HIPWB_REDUCE_SYNC(__reduce_and_sync, long long, a & b)
+__HIPWB_REDUCE_SYNC(__reduce_and_sync, unsigned long long, a & b)
+__HIPWB_REDUCE_SYNC(__reduce_or_sync, int, a | b)
+__HIPWB_REDUCE_SYNC(__reduce_or_sync, long long, a | b)
+__HIPWB_REDUCE_SYNC(__reduce_or_sync, unsigned long long, a | b)
+__HIPWB_REDUCE_SYNC(__reduce_xor_sync, int, a ^ b)
+__HIPWB_REDUCE_SYNC(__reduce_xor_sync, long long, a ^ b)
+__HIPWB_REDUCE_SYNC(__reduce_xor_sync, unsigned long long, a ^ b)
+#endif
 #undef __HIPWB_REDUCE_SYNC
 
 template <typename T>
