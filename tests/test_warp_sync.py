@@ -183,6 +183,21 @@ def test_match_any_and_all_per_lane(arch, name, dtype):
 
 
 @pytest.mark.parametrize("arch", ARCHS)
+def test_maskless_match_uses_the_running_lanes(arch):
+    ws = wave_size(arch)
+    x = np.random.default_rng(19).integers(-3, 9, ws).astype(np.int32)
+    x[x >= 0] |= 5 << 8  # the same x >> 8 on every running lane: __match_all holds
+    any_, all_ = np.zeros(ws, np.uint64), np.zeros(ws, np.uint64)
+    pred = np.full(ws, 7, np.int32)
+    _k("warp_sync.hip", "match_running", arch)[1, ws](x, any_, all_, pred)
+    run = np.flatnonzero(x >= 0)
+    exec_ = sum(1 << int(j) for j in run)
+    for i in run:
+        assert int(any_[i]) == sum(1 << int(j) for j in run if (x[j] & 3) == (x[i] & 3)), i
+        assert int(all_[i]) == exec_ and pred[i] == 1, i
+
+
+@pytest.mark.parametrize("arch", ARCHS)
 def test_lanemasks_are_64_bit_and_follow_exec(arch):
     ws = wave_size(arch)
     grp, _ = _groups(ws, 17)

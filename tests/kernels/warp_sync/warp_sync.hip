@@ -124,3 +124,14 @@ __global__ void reduce_extra(const int* grp, const unsigned long long* masks, co
   out_i[gid] = __reduce_xor_sync(m, (int)l);
 }
 #endif
+
+// HIP's mask-less __match_any/__match_all: the lanes still running are the group.
+__global__ void match_running(const int* x, unsigned long long* any, unsigned long long* all,
+                              int* pred) {
+  int i = threadIdx.x;
+  if (x[i] < 0) return;
+  any[i] = __match_any(x[i] & 3);
+  int p = -1;
+  all[i] = __match_all(x[i] >> 8, &p);
+  pred[i] = p;
+}

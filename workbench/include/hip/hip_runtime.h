@@ -16,7 +16,7 @@
  *   hipwb/coordinates.h   threadIdx blockIdx blockDim gridDim warpSize dim3 (COV5 hidden args)
  *   hipwb/sync.h          __syncthreads (+_count/_and/_or) __threadfence(_block/_system) __syncwarp
  *   hipwb/warp.h          __lane_id __ballot __any __all __activemask __shfl(_up/_down/_xor)[_sync]
- *                         __ballot/__any/__all_sync __reduce_*_sync __match_any/all_sync
+ *                         __ballot/__any/__all_sync __reduce_*_sync __match_any/all[_sync]
  *                         __lanemask_lt/gt/eq
  *   hipwb/shuffle_lanes.h the shuffles' source-lane arithmetic (host-testable)
  *   hipwb/atomics.h       atomicAdd/Sub/Exch/Min/Max/And/Or/Xor/CAS/Inc/Dec (+_system, _block)

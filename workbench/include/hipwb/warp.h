@@ -1,4 +1,5 @@
-/* hipwb/warp.h — wave-level operations: lane id, vote (ballot/any/all), shuffles.
+/* hipwb/warp.h — wave-level operations: lane id, vote (ballot/any/all), shuffles, lane masks,
+ * warp-sync reductions and matches.
  *
  * __lane_id()      __builtin_amdgcn_mbcnt_lo(~0u, 0) (+ mbcnt_hi for wave64): the number of
  *                  set mask bits below this lane, i.e. the lane index (v_mbcnt_lo/hi_u32_b32).
@@ -18,8 +19,10 @@
  *   __shfl_down(v, d, w)    value of lane (self + d); own value if that leaves the segment
  *   __shfl_xor(v, m, w)     value of lane (self ^ m); own value if that lies in a later segment
  * (The source-lane arithmetic lives in hipwb/shuffle_lanes.h.)
- * The *_sync variants (CUDA 9 style, mask first) behave the same: a wave runs in lock-step, the
- * mask only documents which lanes take part. As in HIP (>= 6.2, amd_warp_sync_functions.h) the
+ * The shuffle and vote *_sync variants (CUDA 9 style, mask first) behave the same: a wave runs
+ * in lock-step, the mask only documents which lanes take part (__ballot_sync also ANDs it in).
+ * HIP checks its mask rule (below) there too; hipwb checks it in the reductions and matches
+ * only. As in HIP (>= 6.2, ROCm clr hipamd/include/hip/amd_detail/amd_warp_sync_functions.h) the
  * mask must be a 64-bit integer: a 32-bit one (e.g. CUDA's 0xffffffff) is a compile-time error,
  * since a promoted 32-bit mask silently drops lanes 32-63 of a wave64. In wave32 the upper 32
  * mask bits are ignored, as HIP does.
@@ -41,11 +44,12 @@
  *   __match_any_sync(mask, v)            the lanes of the mask whose v equals this lane's
  *   __match_all_sync(mask, v, &pred)     the mask (pred = 1) if all its lanes hold the same v,
  *                                        else 0 (pred = 0)
+ *   __match_any(v), __match_all(v, &pred)   the same with the running lanes as the mask
  *   v of __match_*: int, unsigned, long, unsigned long, long long, unsigned long long, float or
  *   double (HIP's static_assert). Values compare with ==, as HIP's loop does (+0.0 matches
  *   -0.0); a NaN matches lanes holding the same bit pattern, so a lane always matches itself
  *   (HIP's loop would never finish on a NaN).
- * Mask rule (HIP's, documented in amd_warp_sync_functions.h): the masks passed at one call
+ * Mask rule (HIP's, stated in amd_warp_sync_functions.h): the masks passed at one call
  * partition the lanes making it; each lane's mask names exactly the lanes calling with that same
  * mask, and it may differ between lanes (e.g. one mask per branch of a divergent `if`). Each
  * distinct mask is handled as one group: a loop takes the mask of the first lane not yet served
@@ -370,6 +374,16 @@ __attribute__((device, always_inline)) inline unsigned long long __match_all_syn
   });
   *pred = result != 0;
   return result;
+}
+
+/* HIP's mask-less forms: the lanes running here are the mask. */
+template <typename T>
+__attribute__((device, always_inline)) inline unsigned long long __match_any(T value) {
+  return __match_any_sync(__activemask(), value);
+}
+template <typename T>
+__attribute__((device, always_inline)) inline unsigned long long __match_all(T value, int *pred) {
+  return __match_all_sync(__activemask(), value, pred);
 }
 
 #endif /* HIPWB_WARP_H */
