@@ -232,9 +232,8 @@ __attribute__((device, always_inline)) inline bool __hipwb_match_eq(T a, T b) {
 /* The mask check HIP makes (unless NDEBUG): the mask is not 0 and names exactly the lanes that
  * call with it (`lanes`: EXEC while the group of that mask value runs). A failure is a
  * device-side assertion (hipwb/printf.h) naming the warp-sync function. */
-__attribute__((device, always_inline)) inline void __hipwb_sync_mask_check(unsigned long long mask,
-                                                                           unsigned long long lanes,
-                                                                           const char *fn) {
+__HIPWB_FN_INLINE void __hipwb_sync_mask_check(unsigned long long mask, unsigned long long lanes,
+                                                const char *fn) {
 #if defined(NDEBUG)
   (void)mask, (void)lanes, (void)fn;
 #else
