@@ -10,7 +10,8 @@ D0.f64 = S0.f64 elsif isQuietNAN(S0.f64) then D0.f64 = S1.f64" (the V_MIN_F32 te
 V_PK_MIN_F16 / V_PK_MAX_F16 (VOP3P opcodes 17/18): "tmp[15 : 0].f16 = v_min_f16(S0[15 : 0].f16,
 S1[15 : 0].f16); tmp[31 : 16].f16 = v_min_f16(S0[31 : 16].f16, S1[31 : 16].f16)"; the SALU
 S_MIN_NUM/S_MAX_NUM ops are the same minNum on SGPRs (LLVM selects them for llvm.minnum).
-Only quiet NaNs are used: signalling-NaN quieting (MODE.IEEE) is not modelled."""
+Only quiet NaNs are used here; signalling NaNs (quieted under MODE.IEEE) are in
+test_emu_gaps_snan.py."""
 from __future__ import annotations
 
 import itertools

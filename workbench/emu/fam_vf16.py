@@ -13,14 +13,26 @@ from .vfloat import (
     fract,
     mad16,
     max3,
+    max3_g12,
+    max3_ieee,
     maximum,
     maximum3,
+    maxmin_g12,
+    maxmin_ieee,
     maxnum,
+    maxnum_g12,
+    maxnum_ieee,
     med3,
     min3,
+    min3_g12,
+    min3_ieee,
     minimum,
     minimum3,
+    minmax_g12,
+    minmax_ieee,
     minnum,
+    minnum_g12,
+    minnum_ieee,
 )
 
 F32, F64, F16 = np.float32, np.float64, np.float16
@@ -32,17 +44,20 @@ op("v_add_f16", "f16", "f16 f16", lambda a, b: a + b)
 op("v_sub_f16", "f16", "f16 f16", lambda a, b: a - b)
 op("v_subrev_f16", "f16", "f16 f16", lambda a, b: b - a)
 op("v_mul_f16", "f16", "f16 f16", lambda a, b: a * b)
-op("v_max_f16", "f16", "f16 f16", maxnum)  # CDNA4 ISA V_MAX_F16: NaN -> other, +0 > -0
-op("v_min_f16", "f16", "f16 f16", minnum)
+# CDNA4 ISA V_MAX_F16: +0 > -0; MODE.IEEE / GFX12 NaN variants as the f32 rows (fam_vf32)
+op("v_max_f16", "f16", "f16 f16", maxnum, ieee=maxnum_ieee, g12=maxnum_g12)
+op("v_min_f16", "f16", "f16 f16", minnum, ieee=minnum_ieee, g12=minnum_g12)
 op("v_fma_f16", "f16", "f16 f16 f16", fma16)
 op("v_fmac_f16", "f16", "f16 f16 f16", fma16, "acc")
 op("v_mad_f16", "f16", "f16 f16 f16", mad16)
 op("v_mac_f16", "f16", "f16 f16 f16", mad16, "acc")
-op("v_max3_f16", "f16", "f16 f16 f16", max3)
-op("v_min3_f16", "f16", "f16 f16 f16", min3)
+op("v_max3_f16", "f16", "f16 f16 f16", max3, ieee=max3_ieee, g12=max3_g12)
+op("v_min3_f16", "f16", "f16 f16 f16", min3, ieee=min3_ieee, g12=min3_g12)
 op("v_med3_f16", "f16", "f16 f16 f16", med3)
-op("v_maxmin_f16", "f16", "f16 f16 f16", lambda a, b, c: minnum(maxnum(a, b), c))  # RDNA3
-op("v_minmax_f16", "f16", "f16 f16 f16", lambda a, b, c: maxnum(minnum(a, b), c))
+op("v_maxmin_f16", "f16", "f16 f16 f16", lambda a, b, c: minnum(maxnum(a, b), c),  # RDNA3
+   ieee=maxmin_ieee, g12=maxmin_g12)
+op("v_minmax_f16", "f16", "f16 f16 f16", lambda a, b, c: maxnum(minnum(a, b), c),
+   ieee=minmax_ieee, g12=minmax_g12)
 # GFX12 V_MINIMUM_F16 / V_MAXIMUM_F16 and the 3-input forms (RDNA4 ISA: IEEE minimum()/maximum(),
 # "A signaling NaN in either argument is propagated"; V_PK_MINIMUM3_F16 is v_minimum3_f16 per half)
 op("v_minimum_f16", "f16", "f16 f16", minimum)

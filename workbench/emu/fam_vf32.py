@@ -16,14 +16,26 @@ from .vfloat import (
     frexp_mant,
     mad32,
     max3,
+    max3_g12,
+    max3_ieee,
     maximum,
     maximum3,
+    maxmin_g12,
+    maxmin_ieee,
     maxnum,
+    maxnum_g12,
+    maxnum_ieee,
     med3,
     min3,
+    min3_g12,
+    min3_ieee,
     minimum,
     minimum3,
+    minmax_g12,
+    minmax_ieee,
     minnum,
+    minnum_g12,
+    minnum_ieee,
 )
 
 F32, F64, F16 = np.float32, np.float64, np.float16
@@ -70,15 +82,19 @@ op("v_sub_f32", "f32", "f32 f32", lambda a, b: a - b)
 op("v_subrev_f32", "f32", "f32 f32", lambda a, b: b - a)
 op("v_mul_f32", "f32", "f32 f32", lambda a, b: a * b)
 op("v_mul_legacy_f32", "f32", "f32 f32", lambda a, b: np.where((a == 0) | (b == 0), F32(0), a * b))
-op("v_max_f32", "f32", "f32 f32", maxnum)  # IEEE maxNum: a NaN operand yields the other
-op("v_min_f32", "f32", "f32 f32", minnum)
-op("v_max3_f32", "f32", "f32 f32 f32", max3)
-op("v_min3_f32", "f32", "f32 f32 f32", min3)
+# a NaN operand yields the other; MODE.IEEE quiets and returns a signalling one (``ieee=``);
+# GFX12's v_*_num_f32 (rdna.py aliases) quiet a NaN pair (``g12=``): vfloat.minnum_ieee / _g12
+op("v_max_f32", "f32", "f32 f32", maxnum, ieee=maxnum_ieee, g12=maxnum_g12)
+op("v_min_f32", "f32", "f32 f32", minnum, ieee=minnum_ieee, g12=minnum_g12)
+op("v_max3_f32", "f32", "f32 f32 f32", max3, ieee=max3_ieee, g12=max3_g12)
+op("v_min3_f32", "f32", "f32 f32 f32", min3, ieee=min3_ieee, g12=min3_g12)
 op("v_med3_f32", "f32", "f32 f32 f32", med3)
 # GFX11+ (RDNA3 ISA V_MAXMIN_F32 "maximum of the first two operands, then the minimum of that
 # and the third"; V_MINMAX_F32 the other way round), IEEE maxNum/minNum as v_max/v_min
-op("v_maxmin_f32", "f32", "f32 f32 f32", lambda a, b, c: minnum(maxnum(a, b), c))
-op("v_minmax_f32", "f32", "f32 f32 f32", lambda a, b, c: maxnum(minnum(a, b), c))
+op("v_maxmin_f32", "f32", "f32 f32 f32", lambda a, b, c: minnum(maxnum(a, b), c),
+   ieee=maxmin_ieee, g12=maxmin_g12)
+op("v_minmax_f32", "f32", "f32 f32 f32", lambda a, b, c: maxnum(minnum(a, b), c),
+   ieee=minmax_ieee, g12=minmax_g12)
 op("v_maximum3_f32", "f32", "f32 f32 f32", maximum3)  # gfx950, IEEE 754-2019 maximum
 op("v_minimum3_f32", "f32", "f32 f32 f32", minimum3)
 # GFX12 V_MINIMUM_F32 / V_MAXIMUM_F32 (RDNA4 ISA: IEEE minimum()/maximum(), NaN-propagating)

@@ -7,7 +7,20 @@ from __future__ import annotations
 import numpy as np
 
 from .valu import table
-from .vfloat import fma64, fract, frexp_exp, frexp_mant, maximum, maxnum, minimum, minnum
+from .vfloat import (
+    fma64,
+    fract,
+    frexp_exp,
+    frexp_mant,
+    maximum,
+    maxnum,
+    maxnum_g12,
+    maxnum_ieee,
+    minimum,
+    minnum,
+    minnum_g12,
+    minnum_ieee,
+)
 
 F32, F64, F16 = np.float32, np.float64, np.float16
 U32, I32 = np.uint32, np.int32
@@ -21,8 +34,8 @@ op("v_fmac_f64", "f64", "f64 f64 f64", fma64, "acc")  # gfx90a+ VOP2 (LLVM VOP2I
 # V_MAX_F64 / V_MIN_F64 (RDNA3.5 ISA section 16.12, opcodes 810/809; CDNA3 ISA VOP3A): the
 # V_MAX_F32 pseudocode on .f64 -- a quiet NaN operand gives the other, "+0 > -0 is TRUE in this
 # comparison" (GT_NEG_ZERO / LT_NEG_ZERO); numpy's fmax/fmin alone return either zero.
-op("v_max_f64", "f64", "f64 f64", maxnum)
-op("v_min_f64", "f64", "f64 f64", minnum)
+op("v_max_f64", "f64", "f64 f64", maxnum, ieee=maxnum_ieee, g12=maxnum_g12)
+op("v_min_f64", "f64", "f64 f64", minnum, ieee=minnum_ieee, g12=minnum_g12)
 op("v_minimum_f64", "f64", "f64 f64", minimum)  # GFX12 (RDNA4 ISA): IEEE minimum(), NaN wins
 op("v_maximum_f64", "f64", "f64 f64", maximum)
 op("v_ldexp_f64", "f64", "f64 i32", lambda a, e: np.ldexp(a, np.clip(e, -3000, 3000)))

@@ -41,20 +41,22 @@ class Op:
     fn: Callable
     form: str = "std"  # std | co | cin | cnd | vccin | acc  (see build_generic)
     sat: Callable | None = None  # int clamp variant (computes in int64, saturated by type)
+    ieee: Callable | None = None  # variant under MODE.IEEE (gfx9..gfx11: sNaN inputs quieted)
+    g12: Callable | None = None  # GFX12 variant (no IEEE mode; *_num_* min/max quiet NaN pairs)
 
 
 OPS: dict[str, Op] = {}  # every VOP1/VOP2/VOP3 row, whichever family module added it
 
 
 def table(family: str) -> Callable:
-    """``op(names, dst, srcs, fn, form="std", sat=None)`` that adds rows to ``OPS`` and
-    registers them under ``family`` (the name the coverage report groups by)."""
+    """``op(names, dst, srcs, fn, form="std", sat=None, ieee=None, g12=None)`` that adds rows to
+    ``OPS`` and registers them under ``family`` (the name the coverage report groups by)."""
 
-    def op(names, dst, srcs, fn, form="std", sat=None):
+    def op(names, dst, srcs, fn, form="std", sat=None, ieee=None, g12=None):
         for n in names.split():
             if n in OPS:
                 raise ValueError(f"VALU op {n!r} defined twice")
-            OPS[n] = Op(dst, tuple(srcs.split()), fn, form, sat)
+            OPS[n] = Op(dst, tuple(srcs.split()), fn, form, sat, ieee, g12)
             semantic(n, family=family)(_build_valu)
 
     return op
@@ -205,7 +207,12 @@ def build_generic(d: Decoded, o: Op):
                                    flush_in=den_src[i]))
     if dpp:
         readers[0] = _dpp_reader(d, srcs[0], o.srcs[0], nv, readers[0])
+    # MODE.IEEE as compiled for this instruction (fam_mode); GFX12 has no IEEE mode bit
     fn = o.fn
+    if d.kernel.gen >= 12 and o.g12 is not None:
+        fn = o.g12
+    elif d.kernel.gen < 12 and d.kernel.ieee_mode and o.ieee is not None:
+        fn = o.ieee
     clamp = bool(mods.get("clamp"))
     if sdwa and (sdw >> 13) & 1:
         clamp = True

@@ -160,7 +160,8 @@ def minnum(a, b):
     """V_MIN_F32 / V_MIN_F16 (CDNA4 ISA section 12.11 and RDNA3 ISA, V_MIN_F32 pseudocode): a
     quiet NaN operand yields the other operand, and -0 counts as less than +0 ("S0 == +0.0 &&
     S1 == -0.0 -> S1"); numpy's fmin alone returns its second operand for a pair of zeros.
-    Signalling NaNs (quieted under MODE.IEEE) are not told apart from quiet ones here."""
+    This is the rule without MODE.IEEE (any NaN yields the other; two NaNs give S0); under
+    MODE.IEEE see ``minnum_ieee``, on GFX12 (v_min_num_*) ``minnum_g12``."""
     a, b = np.asarray(a), np.asarray(b)
     r = np.fmin(a, b)
     zeros = (a == 0) & (b == 0)
@@ -173,6 +174,32 @@ def maxnum(a, b):
     r = np.fmax(a, b)
     zeros = (a == 0) & (b == 0)
     return np.where(zeros, np.where(np.signbit(a), b, a), r) if zeros.any() else r
+
+
+def _quieted_snan(x):
+    """(which elements are signalling NaNs, x with the quiet bit set): cvtToQuietNAN keeps the
+    sign and payload and sets the top fraction bit."""
+    x = np.asarray(x)
+    ut = {np.dtype(np.float64): np.uint64, np.dtype(np.float32): np.uint32,
+          np.dtype(np.float16): np.uint16}[x.dtype]
+    quiet = ut({np.uint64: 0x0008000000000000, np.uint32: 0x00400000, np.uint16: 0x0200}[ut])
+    bits = x.view(ut)
+    return np.isnan(x) & ((bits & quiet) == 0), (bits | quiet).view(x.dtype)
+
+
+def _ieee_nan_first(pick):
+    """V_MIN_F32 / V_MAX_F32 under WAVE_MODE.IEEE (RDNA3.5 ISA section 16.7 pseudocode, the
+    same for f16/f64): a signalling NaN in S0, else in S1, gives that NaN quieted; otherwise the
+    non-IEEE selection (a quiet NaN yields the other operand)."""
+    def fn(a, b):
+        a, b = np.asarray(a), np.asarray(b)
+        r = pick(a, b)
+        sa, qa = _quieted_snan(a)
+        sb, qb = _quieted_snan(b)
+        if not (sa.any() or sb.any()):
+            return r
+        return np.where(sa, qa, np.where(sb, qb, r)).astype(r.dtype)
+    return fn
 
 
 def min3(a, b, c):
@@ -261,3 +288,59 @@ def minimum(a, b):
 def maximum(a, b):
     """V_MAXIMUM_F32/F16/F64 (GFX12): IEEE 754-2019 maximum, NaN-propagating, +0 > -0."""
     return _ieee_extreme(a, b, True)
+
+
+def _num_nan_pair(pick):
+    """GFX12 V_MIN_NUM_F32 / V_MAX_NUM_F32 (RDNA4 ISA section 16.7 pseudocode, also f16/f64):
+    any NaN operand yields the other operand, signalling or quiet alike; two NaNs give S0
+    quieted (cvtToQuietNAN)."""
+    def fn(a, b):
+        a, b = np.asarray(a), np.asarray(b)
+        r = pick(a, b)
+        both = np.isnan(a) & np.isnan(b)
+        if not both.any():
+            return r
+        return np.where(both, _quieted_snan(a)[1], r).astype(r.dtype)
+    return fn
+
+
+minnum_ieee = _ieee_nan_first(minnum)
+maxnum_ieee = _ieee_nan_first(maxnum)
+minnum_g12 = _num_nan_pair(minnum)
+maxnum_g12 = _num_nan_pair(maxnum)
+
+
+def min3_ieee(a, b, c):
+    """V_MIN3_* under MODE.IEEE: v_min(v_min(S0, S1), S2), each step quieting sNaNs."""
+    return minnum_ieee(minnum_ieee(a, b), c)
+
+
+def max3_ieee(a, b, c):
+    return maxnum_ieee(maxnum_ieee(a, b), c)
+
+
+def maxmin_ieee(a, b, c):
+    """V_MAXMIN_* (RDNA3): v_min(v_max(S0, S1), S2) under MODE.IEEE."""
+    return minnum_ieee(maxnum_ieee(a, b), c)
+
+
+def minmax_ieee(a, b, c):
+    return maxnum_ieee(minnum_ieee(a, b), c)
+
+
+def min3_g12(a, b, c):
+    """GFX12 V_MIN3_NUM_*: v_min_num(v_min_num(S0, S1), S2)."""
+    return minnum_g12(minnum_g12(a, b), c)
+
+
+def max3_g12(a, b, c):
+    return maxnum_g12(maxnum_g12(a, b), c)
+
+
+def maxmin_g12(a, b, c):
+    """GFX12 V_MAXMIN_NUM_*: v_min_num(v_max_num(S0, S1), S2)."""
+    return minnum_g12(maxnum_g12(a, b), c)
+
+
+def minmax_g12(a, b, c):
+    return maxnum_g12(minnum_g12(a, b), c)
