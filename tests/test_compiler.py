@@ -70,6 +70,18 @@ def test_compile_error_cites_cell_lines():
     assert err.arch == "gfx942"
 
 
+def test_an_error_inside_a_prelude_template_is_headed_by_the_cell_line_that_reached_it():
+    # HIP's *_sync functions static_assert a 64-bit mask; the assertion fires in warp.h, but
+    # the line to fix is the cell's
+    body = ("__global__ void k(float* x) {\n  float v = x[threadIdx.x];\n"
+            "  v += __shfl_xor_sync(0xffffffff, v, 1);\n  x[threadIdx.x] = v;\n}\n")
+    with pytest.raises(wb.CompileError) as info:
+        wb.compile(body, "gfx942", filename="cell", cache=False)
+    head = str(info.value).splitlines()[0]
+    assert head.startswith("cell line 3: static assertion failed")
+    assert "(in " in head and "warp.h:" in head and "reached from this line" in head
+
+
 def test_unknown_arch_is_named():
     with pytest.raises(ValueError, match="unknown arch 'gfx9999'.*gfx942"):
         wb.compile(ADD, "gfx9999")

@@ -754,6 +754,20 @@ _NOISE = ("[-Rpass-analysis", "could not determine the original source location"
 _BACKEND_RE = re.compile(r"(?:fatal )?error(?: in backend)?: (.*)")
 
 
+def _user_site(diags, error: Diagnostic, filename: str) -> Diagnostic | None:
+    """The first note of ``error`` (its instantiation / expansion chain, up to the next error)
+    that is in the user's own source, if any."""
+    seen = False
+    for d in diags:
+        if d is error:
+            seen = True
+        elif seen and d.severity in ("error", "fatal error"):
+            return None
+        elif seen and d.severity == "note" and d.file == filename:
+            return d
+    return None
+
+
 def _error_message(arch: str, diags, stderr: str, src: Path, filename: str) -> str:
     lines = [ln for ln in stderr.splitlines() if not any(n in ln for n in _NOISE)]
     text = "\n".join(lines).replace(str(src), filename).replace(str(INCLUDE_DIR) + "/", "")
@@ -766,6 +780,11 @@ def _error_message(arch: str, diags, stderr: str, src: Path, filename: str) -> s
         head = "compilation failed"
     elif errors[0].file == filename:
         head = f"{filename} line {errors[0].line}: {errors[0].message}"
+    elif (site := _user_site(diags, errors[0], filename)) is not None:
+        # an error inside a header (a hipwb prelude template, a user include) reached from the
+        # user's code: the headline names the user's line, then where the error itself is
+        head = (f"{filename} line {site.line}: {errors[0].message} "
+                f"(in {errors[0].file}:{errors[0].line}, reached from this line)")
     else:
         head = f"{errors[0].file}:{errors[0].line}: {errors[0].message}"
     return f"{head}  [{arch}]\n{text.strip()}"
