@@ -43,7 +43,8 @@ Modules
   rounded fma and other float helpers), ``fam_vcmp`` (VOPC), ``fam_vlane`` (readlane/writelane),
   ``fam_vop3p`` (packed math, fma_mix), ``fam_dot`` (v_dot2/4/8 and the v_dot*c forms),
   ``fam_fp8`` (fp8/bf8 <-> f32 conversions, RNE and stochastic; OCP on gfx950),
-  ``fam_cvtscale`` (gfx950 v_cvt_scalef32_* fp8/bf8/fp4 <-> f32), ``fam_smem``, ``fam_vmem``
+  ``fam_cvtscale`` (gfx950 v_cvt_scalef32_* fp8/bf8/fp4 <-> f32, and the stochastic-rounding
+  sr_* forms to fp8/bf8/fp4/fp6/bf6 from f32/f16/bf16), ``fam_smem``, ``fam_vmem``
   (global/flat/scratch, atomics), ``fam_buffer`` (MUBUF through V# resources, range-checked),
   ``fam_ds`` (LDS, permutes, swizzle), ``fam_dstr`` (gfx950 transposing LDS reads),
   ``fam_ldsdma`` (global/buffer -> LDS DMA), ``fam_mfma`` (v_mfma_* via ``workbench.layouts``,
