@@ -58,7 +58,12 @@ CASES = {  # kernel -> (mnemonic clang emits, dtype, reference)
 
 @pytest.fixture(scope="module", params=[False, True], ids=["wave32", "wave64"])
 def mod(request):
-    return wb.compile(SRC, "gfx1201", ["-mwavefrontsize64"] if request.param else [])
+    try:
+        return wb.compile(SRC, "gfx1201", ["-mwavefrontsize64"] if request.param else [])
+    except wb.CompileError as e:  # clang 19 has no __builtin_elementwise_minimum/maximum
+        if "undeclared identifier '__builtin_elementwise_" in str(e):
+            pytest.skip(f"this clang lacks the IEEE minimum/maximum builtins: {e}".split("\n")[0])
+        raise
 
 
 @pytest.mark.parametrize("name", sorted(CASES))

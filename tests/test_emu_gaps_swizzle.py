@@ -72,7 +72,9 @@ def test_fft_no_swizzle_and_refused_rotate_mask():
 def test_swizzle_modes_per_lane_with_exec(arch, wave):
     mod = wb.compile(SRC, arch)
     text = " ".join(i.text for i in mod.swz.isa_for(arch))
-    assert "swizzle(FFT,5)" in text and "swizzle(ROTATE,1,7)" in text
+    # LLVM 22 prints the modes symbolically, LLVM 19 as the raw offset
+    assert "swizzle(FFT,5)" in text or f"offset:{0xE005}" in text
+    assert "swizzle(ROTATE,1,7)" in text or f"offset:{0xC400 | 7 << 5}" in text
     n = 2 * wave
     rng = np.random.default_rng(7)
     x = rng.integers(1, 2**31, n).astype(np.int32)
