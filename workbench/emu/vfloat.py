@@ -259,12 +259,7 @@ def _ieee_extreme(a, b, pick_max: bool):
         r = np.where(zeros, np.where(neg, -np.zeros_like(r), np.zeros_like(r)), r)
     nan_a, nan_b = np.isnan(a), np.isnan(b)
     if (nan_a | nan_b).any():
-        ut = {np.dtype(np.float64): np.uint64, np.dtype(np.float32): np.uint32,
-              np.dtype(np.float16): np.uint16}[r.dtype]
-        quiet = {np.uint64: 0x0008000000000000, np.uint32: 0x00400000, np.uint16: 0x0200}[ut]
-        first = np.where(nan_a, a, b)
-        qnan = (first.view(ut) | ut(quiet)).view(r.dtype)
-        r = np.where(nan_a | nan_b, qnan, r)
+        r = np.where(nan_a | nan_b, _quieted_snan(np.where(nan_a, a, b))[1], r)
     return r
 
 
@@ -310,37 +305,21 @@ minnum_g12 = _num_nan_pair(minnum)
 maxnum_g12 = _num_nan_pair(maxnum)
 
 
-def min3_ieee(a, b, c):
-    """V_MIN3_* under MODE.IEEE: v_min(v_min(S0, S1), S2), each step quieting sNaNs."""
-    return minnum_ieee(minnum_ieee(a, b), c)
+def _chained(inner, outer):
+    """outer(inner(S0, S1), S2): how the ISA pseudocode defines the three-operand forms."""
+    def fn(a, b, c):
+        return outer(inner(a, b), c)
+    return fn
 
 
-def max3_ieee(a, b, c):
-    return maxnum_ieee(maxnum_ieee(a, b), c)
-
-
-def maxmin_ieee(a, b, c):
-    """V_MAXMIN_* (RDNA3): v_min(v_max(S0, S1), S2) under MODE.IEEE."""
-    return minnum_ieee(maxnum_ieee(a, b), c)
-
-
-def minmax_ieee(a, b, c):
-    return maxnum_ieee(minnum_ieee(a, b), c)
-
-
-def min3_g12(a, b, c):
-    """GFX12 V_MIN3_NUM_*: v_min_num(v_min_num(S0, S1), S2)."""
-    return minnum_g12(minnum_g12(a, b), c)
-
-
-def max3_g12(a, b, c):
-    return maxnum_g12(maxnum_g12(a, b), c)
-
-
-def maxmin_g12(a, b, c):
-    """GFX12 V_MAXMIN_NUM_*: v_min_num(v_max_num(S0, S1), S2)."""
-    return minnum_g12(maxnum_g12(a, b), c)
-
-
-def minmax_g12(a, b, c):
-    return maxnum_g12(minnum_g12(a, b), c)
+# V_MIN3 / V_MAX3 / V_MAXMIN / V_MINMAX under MODE.IEEE: v_min(v_min(S0, S1), S2) and so on,
+# each step quieting sNaNs; V_MAXMIN_* (RDNA3) is v_min(v_max(S0, S1), S2)
+min3_ieee = _chained(minnum_ieee, minnum_ieee)
+max3_ieee = _chained(maxnum_ieee, maxnum_ieee)
+maxmin_ieee = _chained(maxnum_ieee, minnum_ieee)
+minmax_ieee = _chained(minnum_ieee, maxnum_ieee)
+# GFX12 V_MIN3_NUM_* / V_MAX3_NUM_* / V_MAXMIN_NUM_* / V_MINMAX_NUM_*: the same over v_*_num
+min3_g12 = _chained(minnum_g12, minnum_g12)
+max3_g12 = _chained(maxnum_g12, maxnum_g12)
+maxmin_g12 = _chained(maxnum_g12, minnum_g12)
+minmax_g12 = _chained(minnum_g12, maxnum_g12)
