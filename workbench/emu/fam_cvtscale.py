@@ -61,6 +61,12 @@ OPS = {  # mnemonic -> (direction, format, values converted)
 
 
 def _opsel(d: Decoded) -> list[int]:
+    """The op_sel bits (4, zero-filled); any other modifier or a neg/abs source is refused."""
+    for k in d.mods:
+        if k != "op_sel":
+            raise UnknownInstruction(d.mnemonic, d.addr, d.inst.text, f"modifier {k}")
+    if any(o.neg or o.abs for o in d.ops):
+        raise UnknownInstruction(d.mnemonic, d.addr, d.inst.text, "neg/abs source modifier")
     v = d.mods.get("op_sel", [])
     v = v if isinstance(v, list) else [v]
     return [int(x) for x in v] + [0] * (4 - len(v))
@@ -82,11 +88,6 @@ def _scale_exp(bits: np.ndarray, d: Decoded) -> np.ndarray:
 def _build(d: Decoded):
     direction, kind, n = OPS[d.base]
     fmt = FORMATS[kind]
-    for k in d.mods:
-        if k != "op_sel":
-            raise UnknownInstruction(d.mnemonic, d.addr, d.inst.text, f"modifier {k}")
-    if any(o.neg or o.abs for o in d.ops):
-        raise UnknownInstruction(d.mnemonic, d.addr, d.inst.text, "neg/abs source modifier")
     sel = _opsel(d)
     nv = d.kernel.n_vgpr
     dst, srcs = d.ops[0], d.ops[1:]
@@ -155,11 +156,6 @@ def _half_to_f64(bits: np.ndarray, t: str) -> np.ndarray:
 def _build_sr(d: Decoded):
     kind, t, n = SR_OPS[d.base]
     fmt = FORMATS[kind]
-    for k in d.mods:
-        if k != "op_sel":
-            raise UnknownInstruction(d.mnemonic, d.addr, d.inst.text, f"modifier {k}")
-    if any(o.neg or o.abs for o in d.ops):
-        raise UnknownInstruction(d.mnemonic, d.addr, d.inst.text, "neg/abs source modifier")
     sel = _opsel(d)
     if sel[0] or sel[1]:
         raise UnknownInstruction(d.mnemonic, d.addr, d.inst.text, "op_sel on a source")
