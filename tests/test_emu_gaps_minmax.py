@@ -9,15 +9,13 @@ gfx1100 reject them), so gfx1201 wave32 and wave64 are the targets.
 from __future__ import annotations
 
 import itertools
-import math
 
 import numpy as np
 import pytest
+from ieee754_ref import VALUES, maximum, minimum
 
 import workbench as wb
 
-NAN = float("nan")
-VALUES = [NAN, math.inf, -math.inf, 0.0, -0.0, 1.0, -2.5, 3.0, 0.5]
 TRIPLES = np.array(list(itertools.product(VALUES, repeat=3)))  # 729 x 3
 SRC = """
 #define K(name, T, inner, outer)                                          \\
@@ -30,22 +28,6 @@ K(minmax32, float, minimum, maximum)
 K(maxmin16, _Float16, maximum, minimum)
 K(minmax16, _Float16, minimum, maximum)
 """
-
-
-def minimum(x: float, y: float) -> float:
-    if math.isnan(x) or math.isnan(y):
-        return NAN
-    if x == 0 and y == 0:
-        return x if math.copysign(1, x) < 0 else y
-    return min(x, y)
-
-
-def maximum(x: float, y: float) -> float:
-    if math.isnan(x) or math.isnan(y):
-        return NAN
-    if x == 0 and y == 0:
-        return x if math.copysign(1, x) > 0 else y
-    return max(x, y)
 
 
 CASES = {  # kernel -> (mnemonic clang emits, dtype, reference)

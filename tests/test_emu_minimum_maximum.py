@@ -19,31 +19,12 @@ import math
 
 import numpy as np
 import pytest
+from ieee754_ref import NAN, VALUES, maximum, minimum
 
 import workbench as wb
 
-NAN = float("nan")
-VALUES = [NAN, math.inf, -math.inf, 0.0, -0.0, 1.0, -2.5, 3.0, 0.5]
 PAIRS = list(itertools.product(VALUES, repeat=2))
 TRIPLES = list(itertools.product(VALUES, repeat=3))
-
-
-def minimum(x: float, y: float) -> float:
-    """IEEE 754-2019 minimum(): NaN if either is NaN; -0 < +0."""
-    if math.isnan(x) or math.isnan(y):
-        return NAN
-    if x == 0 and y == 0:
-        return x if math.copysign(1, x) < 0 else y
-    return min(x, y)
-
-
-def maximum(x: float, y: float) -> float:
-    """IEEE 754-2019 maximum(): NaN if either is NaN; +0 > -0."""
-    if math.isnan(x) or math.isnan(y):
-        return NAN
-    if x == 0 and y == 0:
-        return x if math.copysign(1, x) > 0 else y
-    return max(x, y)
 
 
 REF = {"minimum": minimum, "maximum": maximum,
