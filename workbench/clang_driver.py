@@ -1,0 +1,68 @@
+"""The clang command lines of a compile: flags, device-library link flags, compile and AST runs."""
+
+from __future__ import annotations
+
+import subprocess
+from collections.abc import Sequence
+from pathlib import Path
+
+from . import devlib as _devlib
+from .compile_diagnostics import CompileError
+from .header_deps import dep_flags
+from .prelude import INCLUDE_DIR
+
+
+def clang_flags(tc, options, defines, include_dirs, opt_level) -> tuple[str, ...]:
+    """The flags shared by every clang run of a compile (the cache key hashes them): -O, line
+    tables, the resource remark, the prelude or ROCm's headers, defines, -I, then ``options``."""
+    # -fno-crash-diagnostics: a backend failure (e.g. "Cannot select" for a builtin the target
+    # lacks) must not leave preprocessed reproducer files in /tmp for every notebook cell.
+    f = [f"-O{opt_level}", "-gline-tables-only", "-Rpass-analysis=kernel-resource-usage",
+         "-fno-crash-diagnostics"]
+    if tc.rocm_path is not None:
+        f += [f"--rocm-path={tc.rocm_path}", "-include", "hip/hip_runtime.h"]
+    else:
+        # -mprintf-kind=buffered: device printf writes frames to the hidden printf buffer
+        # (hipwb/printf.h). Whether ocml is there decides which math the prelude offers.
+        f += ["-nogpuinc", "-nogpulib", "-isystem", str(INCLUDE_DIR), "-include",
+              "hip/hip_runtime.h", "-mprintf-kind=buffered"]
+        f.append("-D__HIPWB_NO_OCML=1" if _devlib.find_ocml() is None else "-D__HIPWB_OCML=1")
+    for k, v in defines.items():
+        f.append(f"-D{k}" if v is None else f"-D{k}={v}")
+    for d in include_dirs:
+        f += ["-I", str(Path(d).resolve())]
+    f += list(options)
+    return tuple(f)
+
+
+def link_flags(tc, arch: str, flags: Sequence[str], root: Path) -> list[str]:
+    """Offline compiles link hipwb's device library and ocml (workbench/devlib.py)."""
+    if tc.rocm_path is not None:
+        return []
+    try:
+        return _devlib.link_flags(tc, arch, flags, root)
+    except _devlib.DevlibError as e:
+        raise CompileError(str(e), arch=arch) from None
+
+
+def compile_command(tc, arch: str, flags: Sequence[str], root: Path, out: Path,
+                    src: Path) -> list[str]:
+    """The clang run that builds ``out/code.hsaco`` for ``arch`` (and lists its headers)."""
+    return [tc.clang, "-x", "hip", f"--offload-arch={arch}", "--offload-device-only",
+            "--no-gpu-bundle-output", *flags, *link_flags(tc, arch, flags, root),
+            *dep_flags(out / "deps.d"),
+            "-o", str(out / "code.hsaco"), str(src)]
+
+
+def ast_command(tc, arch: str, flags: Sequence[str]) -> list[str]:
+    """A clang run that only dumps the AST as JSON (filter it with ``ast_proc``)."""
+    return [tc.clang, "-x", "hip", f"--offload-arch={arch}",
+            "--offload-device-only", *[f for f in flags if not f.startswith("-R")],
+            "-fsyntax-only", "-Xclang", "-ast-dump=json"]
+
+
+def ast_proc(base: list[str], src: Path, work: Path, name: str) -> subprocess.Popen:
+    """Start ``base`` (an ``ast_command``) on ``src``, dumping only the declarations ``name``."""
+    return subprocess.Popen([*base, "-Xclang", f"-ast-dump-filter={name}", str(src)],
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, cwd=work)
+

@@ -1,0 +1,249 @@
+"""What compile() returns: Module (one code object per arch) and CodeObject (kernels, ISA)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from . import toolchain as _tc
+from .codeobject import DeviceVariable, KernelInfo
+from .compile_diagnostics import CompileError, Diagnostic
+from .kernel_names import spellings
+
+DEFAULT_FILENAME = "cell"
+
+
+@dataclass
+class CodeObject:
+    """One compiled code object (one arch) and the kernels in it."""
+
+    arch: str
+    path: Path
+    kernels: dict[str, KernelInfo]
+    command: tuple[str, ...]
+    compile_seconds: float
+    from_cache: bool = False
+    warnings: tuple[Diagnostic, ...] = ()
+    _listing_text: str | None = field(default=None, repr=False)
+    # __device__/__constant__ variables by source name (hipMemcpyToSymbol's symbols)
+    variables: dict[str, DeviceVariable] = field(default_factory=dict)
+    # The ELF as built (kept in memory, so a file damaged on disk later is detected and
+    # rewritten instead of failing llvm-objdump or a GPU loader)
+    _elf: bytes | None = field(default=None, repr=False)
+
+    @property
+    def elf(self) -> bytes:
+        if self._elf is None:
+            self._elf = self.path.read_bytes()
+        return self._elf
+
+    def intact_path(self) -> Path:
+        """``path``, rewritten from the in-memory ELF first when the file on disk no longer
+        holds it (a cache entry damaged or deleted while the session runs)."""
+        if self._elf is None:
+            return self.path
+        try:
+            ok = self.path.read_bytes() == self._elf
+        except OSError:
+            ok = False
+        if not ok:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            _atomic_write(self.path, self._elf)
+            self.path.with_name("listing.txt").unlink(missing_ok=True)
+            self._listing_text = None
+        return self.path
+
+    def empty_kernels(self) -> list[str]:
+        """Kernels whose whole code is one ``s_endpgm`` (4 bytes on every AMDGPU target,
+        AMD ISA guides "SOPP"): the body compiled to nothing for this target, e.g. code behind
+        ``#if __gfx90a__ || __gfx908__`` built for gfx942; a launch computes nothing."""
+        return [n for n, k in self.kernels.items() if 0 < k.code_size <= 4]
+
+    def kernel(self, name: str) -> KernelInfo:
+        """A kernel by Python name, ELF symbol, demangled name (with or without its parameter
+        list, e.g. ``kernel_gemm_impl<(ns::m_layout)0, 16>::kernel`` or its readable short
+        form) or source name; a source name shared by several template instances is refused
+        with the instances to pick from."""
+        if name in self.kernels:
+            return self.kernels[name]
+        want = "".join(name.split())
+        hits = [k for k in self.kernels.values() if name == k.symbol or want in spellings(k)]
+        if len(hits) > 1 and not any(name == k.symbol for k in hits):
+            shown = "; ".join(f"{k.name} ({k.demangled or k.symbol})" for k in hits)
+            raise KeyError(f"{name!r} names {len(hits)} overloads in the {self.arch} code "
+                           f"object; pick one by its Python name or its demangled name with "
+                           f"the parameter list: {shown}")
+        if hits:
+            return next((k for k in hits if name == k.symbol), hits[0])
+        same = [k for k in self.kernels.values() if name == k.metadata.get("source_name")]
+        if len(same) == 1:
+            return same[0]
+        if same:
+            shown = "; ".join(f"{k.name} ({k.demangled or k.symbol})" for k in same)
+            raise KeyError(f"{name!r} names {len(same)} template instances in the {self.arch} "
+                           f"code object; pick one by its Python or demangled name: {shown}")
+        known = ", ".join(self.kernels) or "none"
+        raise KeyError(f"no kernel {name!r} in the {self.arch} code object (kernels: {known})")
+
+    def disassembly(self) -> str:
+        """The llvm-objdump listing (with source lines) of the whole code object, cached."""
+        if self._listing_text is None:
+            path = self.intact_path()
+            cached = path.with_name("listing.txt")
+            text = cached.read_text(errors="replace") if cached.exists() else ""
+            # a listing names every kernel (<symbol>:); one that does not is damaged
+            if text and all(f"<{k.symbol}>:" in text for k in self.kernels.values()):
+                self._listing_text = text
+            else:
+                tc = _tc.find_toolchain()
+                cmd = [tc.tool("llvm-objdump"), "-d", "-l", f"--mcpu={self.arch}"]
+                # RDNA defaults to wave32; without the attribute, wave64 kernels disassemble
+                # with wave32 register-tuple sizes (e.g. WMMA accumulators).
+                if any(k.resources.wave_size == 64 for k in self.kernels.values()):
+                    from .arch import get as get_arch
+
+                    if get_arch(self.arch).gfx_major >= 10:
+                        cmd.append("--mattr=+wavefrontsize64")
+                out = subprocess.run([*cmd, str(path)], capture_output=True, text=True)
+                if out.returncode != 0:
+                    raise CompileError(
+                        f"llvm-objdump cannot read the {self.arch} code object {path} "
+                        f"({out.stderr.strip()[:200]}); the cached file is damaged: run "
+                        f"workbench.compiler.clear_cache() and compile again")
+                self._listing_text = out.stdout
+                _atomic_write(cached, out.stdout.encode())
+        return self._listing_text
+
+    def listing(self, kernel: str):
+        """The parsed ISA listing of one kernel (``workbench.isa.Listing``)."""
+        from .isa import parse_listing
+
+        info = self.kernel(kernel)
+        return parse_listing(self.disassembly(), info.symbol)
+
+
+_kernel_factory: Callable[[Module, str], Any] | None = None
+
+
+def set_kernel_factory(factory: Callable[[Module, str], Any] | None) -> None:
+    """Install what builds the launchable kernel of a module (``workbench.Kernel``).
+
+    Why a hook: ``Kernel`` lives in the runtime, a layer above the compiler (DESIGN.md), so
+    ``Module`` cannot import it; the package's front door (``workbench/__init__``) installs it.
+    """
+    global _kernel_factory
+    _kernel_factory = factory
+
+
+@dataclass
+class Module:
+    """The result of one compile(): a code object per requested arch, and its kernels.
+
+    ``module["add"]``, ``module.add`` and ``module.get_function("add")`` give the launchable
+    kernel (one object per name, the one ``%%hipkernel`` binds); ``module["gfx942"]`` gives the
+    code object of one arch.
+    """
+
+    source: str
+    archs: tuple[str, ...]
+    objects: dict[str, CodeObject]
+    options: tuple[str, ...] = ()
+    # What another compiler (NVRTC on CudaDevice, hiprtc on RocmDevice) needs to rebuild it.
+    defines: dict[str, str | int | None] = field(default_factory=dict)
+    include_dirs: tuple[str, ...] = ()
+    filename: str = DEFAULT_FILENAME
+    first_line: int = 1
+
+    _bound: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+    def __getitem__(self, key: str) -> Any:
+        """The code object of an arch (``module["gfx942"]``) or a kernel by name
+        (``module["add"]``, the same as ``module.get_function("add")``)."""
+        hit = self.objects.get(key)
+        if hit is not None:
+            return hit
+        if isinstance(key, str) and self._has_kernel(key):
+            return self.get_function(key)
+        from .arch import get as get_arch
+
+        try:
+            name = get_arch(key).name
+        except (KeyError, ValueError):
+            known = ", ".join(self.kernel_names()) or "none"
+            raise KeyError(f"{key!r} is neither a kernel of this module (kernels: {known}) nor "
+                           f"an arch it was compiled for ({', '.join(self.archs)})") from None
+        if name not in self.objects:
+            raise KeyError(f"module was compiled for {', '.join(self.archs)}, not {name}")
+        return self.objects[name]
+
+    def kernel_names(self) -> list[str]:
+        """Python names of the kernels, over all archs, in source order."""
+        names: dict[str, None] = {}
+        for co in self.objects.values():
+            names.update(dict.fromkeys(co.kernels))
+        return list(names)
+
+    def _has_kernel(self, name: str) -> bool:
+        for co in self.objects.values():
+            try:
+                co.kernel(name)
+                return True
+            except KeyError as e:
+                if "overloads" in str(e):
+                    raise  # an ambiguous name: say which overloads it could mean
+        return False
+
+    def get_function(self, name: str) -> Any:
+        """The launchable kernel ``name`` (``workbench.Kernel``): one object per name."""
+        k = self._bound.get(name)
+        if k is None:
+            if _kernel_factory is None:
+                raise RuntimeError("no kernel factory: import workbench (its __init__ installs "
+                                   "workbench.Kernel)")
+            k = self._bound[name] = _kernel_factory(self, name)
+        return k
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_") or name in type(self).__dataclass_fields__:
+            raise AttributeError(name)
+        if self._has_kernel(name):
+            return self.get_function(name)
+        known = ", ".join(self.kernel_names()) or "none"
+        raise AttributeError(f"Module has no attribute or kernel {name!r} (kernels: {known})")
+
+    def __dir__(self) -> list[str]:
+        return sorted({*super().__dir__(), *self.kernel_names()})
+
+    def isa(self, kernel: str, arch: str | None = None):
+        """The ISA listing of ``kernel`` on ``arch`` (default: the first), with this module's
+        source lines: ``print`` shows each source line above its code."""
+        co = self.objects.get(arch or self.archs[0]) or self[arch]
+        source = "\n" * (self.first_line - 1) + self.source
+        return replace(co.listing(kernel), source=source, title=f"{kernel} {co.arch}")
+
+    @property
+    def kernels(self) -> dict[str, KernelInfo]:
+        """Kernels of the first arch, by Python name."""
+        return self.objects[self.archs[0]].kernels
+
+    @property
+    def compile_seconds(self) -> float:
+        return max(co.compile_seconds for co in self.objects.values())
+
+    @property
+    def from_cache(self) -> bool:
+        return all(co.from_cache for co in self.objects.values())
+
+
+def _atomic_write(path: Path, data: bytes) -> None:
+    """Replace ``path`` by ``data`` in one rename (a reader never sees half a file)."""
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
+    with os.fdopen(fd, "wb") as f:
+        f.write(data)
+    os.replace(tmp, path)
+
