@@ -2,7 +2,7 @@
 assertion, lane and line, and a session that keeps working after them.
 
 The code object is the real one (clang's buffered printf lowering into the hidden printf buffer,
-hipwb's devlib __printf_alloc/__assert_fail; workbench/emu/printf.py reads the frames back).
+hipwb's devlib __printf_alloc/__assert_fail; workbench/emu/engine/printf.py reads the frames back).
 """
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 
 import workbench
 from workbench import KernelFault
-from workbench.emu.printf import format_frame
+from workbench.emu.engine.printf import format_frame
 from workbench.runtime import Kernel
 
 SRC = r"""

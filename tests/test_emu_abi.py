@@ -101,8 +101,8 @@ def test_workgroup_info_sgpr(plain):
     (LLVM AMDKernelCodeT.h)."""
     from dataclasses import replace
 
-    from workbench.emu.abi import init_batch
-    from workbench.emu.state import State
+    from workbench.emu.engine.abi import init_batch
+    from workbench.emu.machine.state import State
 
     desc = plain["gfx942"].kernel("disp").descriptor
     desc = replace(desc, rsrc2=desc.rsrc2 | (1 << 10))

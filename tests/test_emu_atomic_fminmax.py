@@ -6,7 +6,8 @@ case checks that clang emitted the native instruction). Why: the emulator used n
 whose choice between +0 and -0 depends on the dtype (np.fmin(+0.0, -0.0) is +0 for float64 and
 -0 for float32 scalars), where GFX9-GFX11 keep the memory value on a tie and GFX12 orders -0 < +0.
 
-Sources of the reference (quoted in workbench/emu/memops.py): GFX9-GFX11 -- CDNA3 ISA
+Sources of the reference (quoted in workbench/emu/semantics/memory/memops.py): GFX9-GFX11 -- CDNA3
+ISA
 BUFFER_ATOMIC_MIN_F64, RDNA3 ISA DS_MIN_F64 / DS_MIN_F32: "MEM[ADDR].f64 = src < tmp ? src :
 tmp" (a tie or a NaN src keeps memory); a NaN in memory takes src as LLVM models these ops
 (atomicrmw fmin = llvm.minnum, "return the other operand if one operand is nan", LLVM PR

@@ -1,4 +1,4 @@
-"""MUBUF buffer loads/stores/atomics through V# resources (fam_buffer): range check against
+"""MUBUF buffer loads/stores/atomics through V# resources (memory.buffer): range check against
 num_records (out of range: loads 0, stores dropped), soffset outside the check, per-dword checks
 for wide loads, and the launch-buffer bounds check behind it."""
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""Check mode (workbench.emu.check): each class of bug found in a kernel that has it, and not
+"""Check mode (workbench.emu.observers.check): each class of bug found in a kernel that has it, and
+not
 reported in the same kernel written correctly."""
 from __future__ import annotations
 
@@ -280,7 +281,7 @@ def test_spin_on_a_global_flag(released):
 def test_counter_model_retires_only_what_is_surely_back():
     """lgkmcnt(N>0) never retires an SMEM load (out of order) nor the N youngest LDS ops;
     vmcnt(N) retires all but the N youngest VMEM ops (stores count too)."""
-    from workbench.emu.check import _retire
+    from workbench.emu.observers.check import _retire
 
     smem, ds1, ds2 = (("smem",), frozenset({1000}), 0), (("lgkm",), frozenset({1}), 1), \
         (("lgkm",), frozenset({2}), 2)

@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 import workbench as wb
-from workbench.emu.elfmap import load_image
-from workbench.emu.memory import CODE_BASE
+from workbench.emu.machine.elfmap import load_image
+from workbench.emu.machine.memory import CODE_BASE
 from workbench.runtime.errors import KernelFault
 from workbench.runtime.kernel import Kernel
 

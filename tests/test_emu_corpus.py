@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from emu_corpus import CORPUS, load_corpus, run_case, skip_reason
 
-from workbench.emu.coverage import EXECUTED, report
+from workbench.emu.observers.coverage import EXECUTED, report
 from workbench.toolchain import find_toolchain
 
 MOD = load_corpus(CORPUS)
@@ -56,7 +56,7 @@ def test_coverage_report_lists_executed_families():
     rep = report()
     assert "ds_bpermute_b32" in rep.executed and rep.executed["ds_bpermute_b32"] > 0
     fams = rep.by_family()
-    assert fams["fam_vf32"][0] > 0 and fams["fam_vint"][0] > 0 and fams["fam_salu"][0] > 0
+    assert fams["valu.vf32"][0] > 0 and fams["valu.vint"][0] > 0 and fams["scalar.salu"][0] > 0
     text = rep.text()
-    assert "opcode coverage" in text and "fam_ds" in text
+    assert "opcode coverage" in text and "memory.ds" in text
     assert set(EXECUTED) >= {"s_endpgm", "v_add_f32"}

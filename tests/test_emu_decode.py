@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import workbench as wb
-from workbench.emu.decode import check_length, encoded_words, encoding_format, split_mnemonic
+from workbench.emu.engine.decode import check_length, encoded_words, encoding_format, split_mnemonic
 from workbench.emu.errors import EmulatorError
 from workbench.isa import Instruction
 from workbench.runtime.kernel import Kernel
@@ -106,7 +106,7 @@ def test_lit_operands_are_literal_dwords():
     """``lit(...)`` (LLVM 22 printer) is the literal dword even where the value is also an
     inline constant: on a 64-bit float operand a literal supplies the high 32 bits (CDNA3 ISA
     "Literal constants"), an inline 1 would be the integer 1."""
-    from workbench.emu.operands import OperandError, imm_bits, parse_operand
+    from workbench.emu.decoder.operands import OperandError, imm_bits, parse_operand
 
     lit, inl = parse_operand("lit(0x1)"), parse_operand("1")
     assert lit.literal and not inl.literal

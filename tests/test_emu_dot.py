@@ -1,4 +1,5 @@
-"""gfx942 dot instructions (fam_dot) through the clang builtins, against numpy / exact rationals."""
+"""gfx942 dot instructions (valu.dot) through the clang builtins, against numpy / exact
+rationals."""
 from __future__ import annotations
 
 from fractions import Fraction

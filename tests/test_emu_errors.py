@@ -84,7 +84,7 @@ def test_unknown_instruction_names_mnemonic_and_address(mod):
 
 
 def test_read_only_buffer_write_faults(mod):
-    from workbench.emu.launch import Buffer, execute
+    from workbench.emu.engine.launch import Buffer, execute
 
     info = mod["gfx942"].kernel("scale")
     listing = mod["gfx942"].listing("scale")

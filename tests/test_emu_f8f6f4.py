@@ -24,7 +24,7 @@ from mfma_values import pack, unpack
 
 import workbench as wb
 from workbench import layouts
-from workbench.emu.mx import MX_TABLES, e8m0_to_f64
+from workbench.emu.numerics.mx import MX_TABLES, e8m0_to_f64
 from workbench.layouts import probes
 from workbench.runtime.kernel import Kernel
 
@@ -180,7 +180,7 @@ def test_scale_byte_selection(kernel_name, shape, opsel):
 
 
 # gfx942's fp8 MFMAs exist on gfx950 too (the emulator takes their layouts from the gfx942
-# catalog), but read gfx950's OCP E4M3 / E5M2 (``fam_mfma.OCP_FP8``).
+# catalog), but read gfx950's OCP E4M3 / E5M2 (``matrix.mfma.OCP_FP8``).
 INHERITED = [i for i in layouts.list("gfx942") if "fp8" in i.name or "bf8" in i.name]
 OCP_OF = {"float8_e4m3fnuz": "float8_e4m3fn", "float8_e5m2fnuz": "float8_e5m2"}
 

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import workbench as wb
-from workbench.emu.fp8 import FP8_TABLES
+from workbench.emu.numerics.fp8 import FP8_TABLES
 from workbench.runtime.kernel import Kernel
 
 SRC = (Path(__file__).parent / "kernels" / "emu" / "fp8cvt.hip").read_text()

@@ -21,7 +21,7 @@ import numpy as np
 import pytest
 
 import workbench as wb
-from workbench.emu.mx import MX_TABLES
+from workbench.emu.numerics.mx import MX_TABLES
 
 SRC = Path(__file__).parent / "kernels" / "emu" / "cvt_sr_gfx950.hip"
 N = 256

@@ -15,7 +15,7 @@ import pytest
 
 import workbench as wb
 from workbench.emu.errors import EmulatorError
-from workbench.emu.fam_ds import swizzle_lanes
+from workbench.emu.semantics.memory.ds import swizzle_lanes
 
 # RDNA3 ISA §16.15 DS_SWIZZLE_B32 example swizzles of the input {1, 2, ... 0x20} (hex values)
 GUIDE = {

@@ -98,7 +98,7 @@ def test_emulator_device_per_arch():
     assert (d.name, d.kind, d.arch) == ("emulator:gfx950", "emulator", "gfx950")
     assert parse_device("emulator:gfx950") is d  # one device object per target
     assert parse_device("emulator:gfx942") is parse_device("emulator")
-    assert parse_device("emulator:gfx1100").arch == "gfx1100"  # RDNA3 (workbench.emu.rdna)
+    assert parse_device("emulator:gfx1100").arch == "gfx1100"  # RDNA3 (workbench.emu.decoder.rdna)
     with pytest.raises(LaunchError, match="gfx942, gfx950, .*gfx1201 code objects, not 'gfx1030'"):
         parse_device("emulator:gfx1030")
 
@@ -168,7 +168,7 @@ def _bf16_pairs(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 def test_bf16_dots(valu):
     """D = a0*b0 + a1*b1 + c with exact bf16 products and one rounding to f32 (as the f16 dot;
-    fam_dot): values chosen so that the f64 reference is exact."""
+    valu.dot): values chosen so that the f64 reference is exact."""
     assert "v_dot2c_f32_bf16_e32" in {i.mnemonic for i in valu["gfx950"].listing("dot_bf16")}
     rng = np.random.default_rng(7)
     ab = (rng.integers(-256, 256, (2, 64, 2)).astype(np.float32).view(np.uint32) >> 16)

@@ -1,4 +1,4 @@
-"""gfx950 transposing LDS reads (fam_dstr) against (1) a loop-by-loop reference of the exchange
+"""gfx950 transposing LDS reads (memory.dstr) against (1) a loop-by-loop reference of the exchange
 rule (in each group of 16 lanes the loaded data is a row-major tile of 64/b rows x 16 b-bit
 columns and lane j receives column j) and (2) the expected index maps of AMD's GPU tests of the
 four instructions (ROCm rocm-libraries shared/rocroller/test/unit/TransposeLoadsTest.cpp),

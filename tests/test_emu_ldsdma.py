@@ -1,4 +1,4 @@
-"""Global -> LDS DMA on the emulator (fam_ldsdma): global_load_lds_dword (gfx942, gfx950),
+"""Global -> LDS DMA on the emulator (memory.ldsdma): global_load_lds_dword (gfx942, gfx950),
 global_load_lds_dwordx3/x4 (gfx950), buffer_load_dword/x3/x4 ... lds, against a numpy model of
 the documented addressing (LDS = M0 + offset + lane * stride; LLVM "AMDGPU DMA Operations")."""
 from __future__ import annotations

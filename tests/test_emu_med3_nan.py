@@ -5,7 +5,7 @@ v_*3_num_* spelling). Why: the emulator's med3 was max(min(a, b), min(max(a, b),
 NaN-dropping min/max, which gives b for med3(NaN, b, c) and max(a, b) for med3(a, b, NaN);
 the ISA says a NaN anywhere gives the minimum of the others.
 
-Sources of the reference (quoted in workbench/emu/vfloat.py): RDNA3 ISA section 16.12 and
+Sources of the reference (quoted in workbench/emu/numerics/vfloat.py): RDNA3 ISA section 16.12 and
 CDNA4 ISA section 12.11, V_MED3_F32 / V_MED3_F16 ("if (isNAN(S0) || isNAN(S1) || isNAN(S2))
 then D0 = v_min3_f32(S0, S1, S2) elsif v_max3_f32(S0, S1, S2) == S0 then D0 = v_max_f32(S1,
 S2) ..."), V_MIN3/V_MAX3 (v_min_f32(v_min_f32(S0, S1), S2)), V_MIN_F32/V_MAX_F32 (a NaN operand

@@ -27,7 +27,7 @@ from mfma_values import decode, pack, unpack
 import workbench
 from workbench import layouts
 from workbench.emu.errors import EmulatorError
-from workbench.emu.fp8 import FP8_TABLES, fp8_to_f64
+from workbench.emu.numerics.fp8 import FP8_TABLES, fp8_to_f64
 from workbench.layouts import probes
 from workbench.runtime.kernel import Kernel
 
@@ -200,7 +200,7 @@ def test_mfma_random_floats(regs_mod, mnemonic):
         x = rng.standard_normal(shape)
         if t == "bf16":  # round to bf16 through torch (RNE)
             return torch.from_numpy(x).to(torch.bfloat16).to(torch.float64).numpy()
-        if t == "xf32":  # keep the inputs exact in TF32 (10 mantissa bits), see fam_mfma
+        if t == "xf32":  # keep the inputs exact in TF32 (10 mantissa bits), see matrix.mfma
             return np.asarray(x, np.float16).astype(np.float64)
         return x
     a = vals(ins.a_type, (WAVES, *ins.shape("A")))

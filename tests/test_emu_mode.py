@@ -1,4 +1,4 @@
-"""The MODE register on the emulator (fam_mode): s_getreg reads the descriptor's float modes,
+"""The MODE register on the emulator (scalar.mode): s_getreg reads the descriptor's float modes,
 constant s_setreg writes switch the denormal mode of the code that follows, and anything the
 emulator cannot follow (run-time values it was not compiled for, rounding modes, branches
 between differently compiled code, other hardware registers) raises."""
@@ -11,7 +11,7 @@ import pytest
 
 import workbench as wb
 from workbench.emu.errors import EmulatorError, UnknownInstruction
-from workbench.emu.fam_mode import mode_from_descriptor
+from workbench.emu.semantics.scalar.mode import mode_from_descriptor
 from workbench.runtime.kernel import Kernel
 
 SRC = (Path(__file__).parent / "kernels" / "emu" / "mode.hip").read_text()
@@ -121,7 +121,7 @@ def test_branch_into_differently_compiled_code(mod):
 
 def test_hw_id_reads_the_modelled_placement(mod):
     """HW_ID (CDNA3 ISA: WAVE_ID 3:0, SIMD_ID 5:4, CU_ID 11:8): block d on CU d mod 16, wave
-    k of a block on SIMD k mod 4, slot k // 4 (fam_mode's documented model)."""
+    k of a block on SIMD k mod 4, slot k // 4 (scalar.mode's documented model)."""
     o = np.zeros(18 * 128, np.uint32)
     Kernel(mod, "read_hw_id", device="emulator")[18, 128](o)
     d, k = np.arange(18)[:, None], np.arange(2)[None, :]

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import workbench as wb
-from workbench.emu.rdna import encoded_words, rename
+from workbench.emu.decoder.rdna import encoded_words, rename
 
 KDIR = Path(__file__).parent / "kernels" / "emu"
 
@@ -91,7 +91,7 @@ def test_gfx11_gfx12_lengths_and_renames():
 
 
 def test_row_xmask_is_rdna_only():
-    from workbench.emu import valu
+    from workbench.emu.semantics.valu import table as valu
 
     src, ok = valu.dpp_lanes(0x165, 11)
     assert src[16] == 21 and src[21] == 16 and ok.all()

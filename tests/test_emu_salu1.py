@@ -1,5 +1,6 @@
-"""The one-wave SALU path (workbench.emu.salu1, Python ints) agrees with the numpy path of
-fam_salu on every op it covers, for random and edge operands, SGPR pairs, inline constants and
+"""The one-wave SALU path (workbench.emu.semantics.scalar.salu1, Python ints) agrees with the numpy
+path of
+scalar.salu on every op it covers, for random and edge operands, SGPR pairs, inline constants and
 literals: each op runs once on a group of 4 waves (numpy) and once per wave alone (ints)."""
 from __future__ import annotations
 
@@ -9,14 +10,12 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from workbench.emu import (
-    families,  # noqa: F401  (registers every family)
-    salu1,
-)
-from workbench.emu.decode import ProgramInfo
-from workbench.emu.operands import parse_operand, split_operands
-from workbench.emu.registry import Decoded, as_exec, lookup
-from workbench.emu.state import EXEC, Group, State
+from workbench.emu.decoder.operands import parse_operand, split_operands
+from workbench.emu.decoder.registry import Decoded, as_exec, lookup
+from workbench.emu.engine.decode import ProgramInfo
+from workbench.emu.machine.state import EXEC, Group, State
+from workbench.emu.semantics import families  # noqa: F401  (registers every family)
+from workbench.emu.semantics.scalar import salu1
 
 EDGE = [0, 1, 2, 31, 32, 63, 0x7FFFFFFF, 0x80000000, 0xFFFFFFFF, 0xFFFFFFFE]
 W = 4

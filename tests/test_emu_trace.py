@@ -82,8 +82,8 @@ def test_read2_records_two_addresses(mod):
 
 
 def test_trace_is_bounded(mod):
-    from workbench.emu.launch import execute  # noqa: F401  (the knob lives on execute)
-    from workbench.emu.trace import TraceRecorder
+    from workbench.emu.engine.launch import execute  # noqa: F401  (the knob lives on execute)
+    from workbench.emu.observers.trace import TraceRecorder
 
     rec = TraceRecorder(max_ds_rows=5)
 

@@ -4,11 +4,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from workbench.emu import fam_vcmp, fam_vcvt, fam_vdiv, fam_vint, valu, vfloat
-from workbench.emu.fam_ds import swizzle_lanes
-from workbench.emu.floats import f32_to_bf16_bits
-from workbench.emu.memory import Memory, serialize_rounds
-from workbench.emu.operands import imm_bits, parse_operand, split_operands
+from workbench.emu.decoder.operands import imm_bits, parse_operand, split_operands
+from workbench.emu.machine.memory import Memory, serialize_rounds
+from workbench.emu.numerics import vfloat
+from workbench.emu.numerics.floats import f32_to_bf16_bits
+from workbench.emu.semantics.memory.ds import swizzle_lanes
+from workbench.emu.semantics.valu import table as valu
+from workbench.emu.semantics.valu import vcmp, vcvt, vdiv, vint
 
 
 def test_operand_parsing():
@@ -81,26 +83,26 @@ def test_bf16_round_to_nearest_even():
 
 
 def test_bit_ops():
-    assert fam_vint.bfrev(np.uint32(1)) == 0x80000000
-    assert fam_vint.bfrev(np.uint32(0xF0)) == 0x0F000000
-    assert fam_vint.ffbh_u32(np.uint32(1)) == 31 and fam_vint.ffbh_u32(np.uint32(0)) == 0xFFFFFFFF
-    assert fam_vint.ffbl_b32(np.uint32(8)) == 3 and fam_vint.ffbl_b32(np.uint32(0)) == 0xFFFFFFFF
-    assert fam_vint.ffbh_i32(np.int32(-1)) == 0xFFFFFFFF and fam_vint.ffbh_i32(np.int32(1)) == 31
-    assert fam_vint.bfe_u(np.uint32(0xABCD), 4, 8) == 0xBC
-    assert fam_vint.bfe_i(np.uint32(0xF0), 4, 4) == -1
+    assert vint.bfrev(np.uint32(1)) == 0x80000000
+    assert vint.bfrev(np.uint32(0xF0)) == 0x0F000000
+    assert vint.ffbh_u32(np.uint32(1)) == 31 and vint.ffbh_u32(np.uint32(0)) == 0xFFFFFFFF
+    assert vint.ffbl_b32(np.uint32(8)) == 3 and vint.ffbl_b32(np.uint32(0)) == 0xFFFFFFFF
+    assert vint.ffbh_i32(np.int32(-1)) == 0xFFFFFFFF and vint.ffbh_i32(np.int32(1)) == 31
+    assert vint.bfe_u(np.uint32(0xABCD), 4, 8) == 0xBC
+    assert vint.bfe_i(np.uint32(0xF0), 4, 4) == -1
     # v_perm_b32: selector bytes 0..3 pick S1's bytes, 4..7 S0's, 12 zero, 13+ 0xff
-    assert fam_vint.perm(np.uint32(0x11223344), np.uint32(0x55667788), np.uint32(0x07060504)) \
+    assert vint.perm(np.uint32(0x11223344), np.uint32(0x55667788), np.uint32(0x07060504)) \
         == 0x11223344
-    assert fam_vint.perm(np.uint32(0), np.uint32(0x55667788), np.uint32(0x0C0D0001)) == 0x00FF8877
+    assert vint.perm(np.uint32(0), np.uint32(0x55667788), np.uint32(0x0C0D0001)) == 0x00FF8877
 
 
 def test_conversions_saturate():
     x = np.array([1e10, -1e10, np.nan, -0.7, 3.99], np.float32)
-    np.testing.assert_array_equal(fam_vcvt.cvt_f2i(x, -2**31, 2**31 - 1, np.int32),
+    np.testing.assert_array_equal(vcvt.cvt_f2i(x, -2**31, 2**31 - 1, np.int32),
                                   [2**31 - 1, -2**31, 0, 0, 3])
-    np.testing.assert_array_equal(fam_vcvt.cvt_f2i(x, 0, 2**32 - 1, np.uint32),
+    np.testing.assert_array_equal(vcvt.cvt_f2i(x, 0, 2**32 - 1, np.uint32),
                                   [2**32 - 1, 0, 0, 0, 3])
-    h = fam_vcvt.f32_to_f16_rtz(
+    h = vcvt.f32_to_f16_rtz(
         np.array([1.0 + 2**-11 + 2**-12, 70000.0, -1.0 - 2**-11], np.float32))
     np.testing.assert_array_equal(h.view(np.uint16), [0x3C00, 0x7BFF, 0xBC00])
 
@@ -108,20 +110,20 @@ def test_conversions_saturate():
 def test_div_helpers_normal_range():
     a = np.array([3.0, -7.5, 1e-3], np.float32)
     b = np.array([7.0, 2.0, 3e4], np.float32)
-    r, vcc = fam_vdiv.div_scale(b, b, a, np.float32)
+    r, vcc = vdiv.div_scale(b, b, a, np.float32)
     np.testing.assert_array_equal(r, b)
     assert not vcc.any()  # no scaling needed in the normal range
-    np.testing.assert_array_equal(fam_vdiv.div_fixup(np.float32(2.5), np.float32(0), np.float32(1),
+    np.testing.assert_array_equal(vdiv.div_fixup(np.float32(2.5), np.float32(0), np.float32(1),
                                               np.float32), np.float32(np.inf))
-    assert np.isnan(fam_vdiv.div_fixup(np.float32(1), np.float32(0), np.float32(0), np.float32))
+    assert np.isnan(vdiv.div_fixup(np.float32(1), np.float32(0), np.float32(0), np.float32))
 
 
 def test_class_mask():
     x = np.array([np.nan, -np.inf, -1.0, -1e-40, -0.0, 0.0, 1e-40, 1.0, np.inf], np.float32)
     bits = [1, 2, 3, 4, 5, 6, 7, 8, 9]
     for v, bit in zip(x, bits):
-        assert fam_vcmp.cls(np.float32(v), np.uint32(1 << bit)), (v, bit)
-        assert not fam_vcmp.cls(np.float32(v), np.uint32(0x3FF & ~(1 << bit))), (v, bit)
+        assert vcmp.cls(np.float32(v), np.uint32(1 << bit)), (v, bit)
+        assert not vcmp.cls(np.float32(v), np.uint32(0x3FF & ~(1 << bit))), (v, bit)
 
 
 def test_serialize_rounds_preserves_lane_order():
@@ -166,7 +168,7 @@ def test_fma_single_rounding():
 
 def test_div_fixup_special_rules():
     f = np.float32
-    fix = lambda q, d, n: fam_vdiv.div_fixup(f(q), f(d), f(n), f)  # noqa: E731
+    fix = lambda q, d, n: vdiv.div_fixup(f(q), f(d), f(n), f)  # noqa: E731
     assert fix(np.nan, 3.0, 0.0) == 0 and not np.signbit(fix(np.nan, 3.0, 0.0))  # 0/y
     assert np.signbit(fix(np.nan, -3.0, 0.0))
     assert fix(np.nan, 1e-30, 1e30) == np.inf  # NaN estimate from finite operands: overflow

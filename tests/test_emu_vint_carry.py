@@ -1,7 +1,8 @@
 """VALU carry-out masks (v_add_co_u32, v_add_co_ci_u32 / v_addc_co_u32 and the subtract forms)
 under a divergent EXEC: lanes outside EXEC read 0 in the written SGPR mask, on CDNA (gfx942) and
 RDNA (gfx1100, gfx1201; wave32 writes one SGPR, wave64 a pair) alike — the semantics are shared
-(workbench.emu.valu). Why: LLVM 19 turns such a mask into SCC with `s_cmp_lg_u32 mask, 0` in
+(workbench.emu.semantics.valu.table). Why: LLVM 19 turns such a mask into SCC with `s_cmp_lg_u32
+mask, 0` in
 gfx1201's 64-bit remainder, so a stale bit of an inactive lane corrupted the quotient."""
 from __future__ import annotations
 

@@ -16,7 +16,7 @@ import pytest
 
 import workbench as wb
 from workbench.emu import BudgetExceeded, EmulationInterrupted, EmulatorError, TimeLimitExceeded
-from workbench.emu import launch as emu_launch
+from workbench.emu.engine import launch as emu_launch
 from workbench.runtime.kernel import Kernel
 
 SPIN = r'''

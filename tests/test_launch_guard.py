@@ -292,8 +292,8 @@ def test_boundary_workgroups():
 
 def test_execute_runs_only_the_chosen_workgroups(mod):
     """emu.launch.execute(only=..., write_back=...), which the pre-flight uses."""
+    from workbench.emu.engine.launch import Buffer, execute
     from workbench.emu.errors import EmulatorError
-    from workbench.emu.launch import Buffer, execute
     from workbench.runtime.args import bind_args
     from workbench.runtime.marshal import pack_kernargs
 

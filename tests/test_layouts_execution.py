@@ -39,7 +39,7 @@ EMULATOR = {"gfx942": "emulator", "gfx950": "emulator:gfx950"}
 
 def _gfx950_instrs() -> list:
     """The f16/bf16 MFMAs a gfx950 code object runs: the catalog's new gfx950 shapes (LLVM >= 20
-    emits them) and the gfx940 ones gfx950 keeps (``fam_mfma.INHERITS_MFMA``; catalog entries of
+    emits them) and the gfx940 ones gfx950 keeps (``matrix.mfma.INHERITS_MFMA``; catalog entries of
     gfx942), all compiled for gfx950. (fp8/f8f6f4 MFMAs are proven in their own tests.)"""
     if find_toolchain().clang_major < 20:
         return []

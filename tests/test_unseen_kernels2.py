@@ -459,7 +459,8 @@ def realtime(arch):
 
 
 def smid(arch):
-    """__smid() is deterministic on the emulator (emu/fam_mode.py: block d on CU d mod 16,
+    """__smid() is deterministic on the emulator (emu/semantics/scalar/mode.py: block d on CU d mod
+    16,
     one SE/XCC) and uniform over a block's waves; before it did not compile (no __smid) and
     s_getreg of HW_ID/HW_ID1/XCC_ID was refused."""
     ids, uni = np.zeros(20, np.uint32), np.zeros(20, np.int32)

@@ -70,7 +70,7 @@ _LAZY = {
     "bench": "workbench.runtime.bench:bench",
     "KernelFault": "workbench.errors:KernelFault",
     "LaunchError": "workbench.errors:LaunchError",
-    "Trace": "workbench.emu.trace:Trace",
+    "Trace": "workbench.emu.observers.trace:Trace",
     "Listing": "workbench.isa:Listing",
     "Arch": "workbench.arch:Arch",
     "get_arch": "workbench.arch:get",

@@ -33,7 +33,7 @@ from pathlib import Path
 import numpy as np
 
 import workbench as wb
-from workbench.emu.coverage import report
+from workbench.emu.observers.coverage import report
 from workbench.runtime.kernel import Kernel
 from workbench.toolchain import find_toolchain
 

@@ -61,7 +61,7 @@ def measure() -> dict[str, float]:
     trees too: only compile, Kernel and launch budgets are used)."""
     import workbench as wb
     from workbench.emu import BudgetExceeded
-    from workbench.emu.launch import execute
+    from workbench.emu.engine.launch import execute
     from workbench.runtime.kernel import Kernel
 
     mod = wb.compile(ONE_WAVE, "gfx942")

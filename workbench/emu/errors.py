@@ -43,7 +43,7 @@ class BarrierDeadlock(EmulatorError):
 
 class Livelock(EmulatorError):
     """Every runnable wave spins in a loop whose state repeats and nobody writes memory (check
-    mode, ``workbench.emu.check``)."""
+    mode, ``workbench.emu.observers.check``)."""
 
 
 class KernelFault(_RuntimeKernelFault, EmulatorError):

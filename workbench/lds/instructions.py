@@ -88,7 +88,8 @@ _ATOMIC = re.compile(r"^ds_(" + "|".join(sorted(_ATOMIC_OPS, key=len, reverse=Tr
 _PERMUTE = re.compile(r"^ds_(bpermute|permute|swizzle)_b32$")
 # gfx950 transposing reads (LLVM DSInstructions.td DS_READ_B64_TR_B4/B8/B16, DS_READ_B96_TR_B6;
 # llvm-mc -mcpu=gfx950 accepts them, gfx942 does not): each lane reads 8 (12) bytes at its own
-# address; the transpose is a 16-lane data exchange after the read (workbench.emu.fam_dstr).
+# address; the transpose is a 16-lane data exchange after the read
+# (workbench.emu.semantics.memory.dstr).
 _TRANSPOSE = re.compile(r"^ds_read_(b64|b96)_tr_b(4|6|8|16)$")
 _TRANSPOSE_FORMS = {("b64", 4), ("b64", 8), ("b64", 16), ("b96", 6)}
 

@@ -39,7 +39,8 @@ from .phases import PhaseTable, _ranges
 __all__ = ["InstructionConflicts", "LineConflicts", "TraceConflicts", "UnmodelledDs",
            "WorstPhase", "trace_conflicts"]
 
-# Emulator traces carry the code object's arch (gfx942, gfx950 or RDNA, workbench.emu.trace.Trace
+# Emulator traces carry the code object's arch (gfx942, gfx950 or RDNA,
+# workbench.emu.observers.trace.Trace
 # .arch); a trace-like object that does not say is taken to come from gfx942.
 EMULATOR_ARCH = "gfx942"
 

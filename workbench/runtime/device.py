@@ -53,7 +53,7 @@ class LaunchResult:
     trace: Any = None  # emulator Trace when launched with trace=True
     stats: dict[str, Any] = field(default_factory=dict)
     stream: Any = None  # workbench.timing.InstStream when run in timing (stream) mode
-    check: Any = None  # workbench.emu.check.CheckReport when run with check=True
+    check: Any = None  # workbench.emu.observers.check.CheckReport when run with check=True
 
     def __repr__(self) -> str:
         extra = "".join(f", {k}={v}" for k, v in self.stats.items()

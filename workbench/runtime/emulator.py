@@ -13,8 +13,8 @@ from typing import Any
 
 import numpy as np
 
-from ..emu.elfmap import initial_segment, load_image, segment_of
-from ..emu.launch import EMULATED_ARCHS, UNSET, Buffer, execute
+from ..emu.engine.launch import EMULATED_ARCHS, UNSET, Buffer, execute
+from ..emu.machine.elfmap import initial_segment, load_image, segment_of
 from .args import BoundArg
 from .device import Dim3, LaunchResult
 from .errors import LaunchError
@@ -48,12 +48,13 @@ class EmulatorDevice:
         """Run one launch; outputs are written back into the argument arrays in place.
 
         ``budget``: maximum wave-instructions (default scales with the grid); ``timeout``:
-        wall-clock seconds (default ``workbench.emu.launch.default_timeout``; None: no limit);
+        wall-clock seconds (default ``workbench.emu.engine.launch.default_timeout``; None: no
+        limit);
         ``lds_oob``: "fault" (default) or "hardware" (LDS reads outside the allocation return
         0 and writes are dropped, as on the GPU);
         ``listing``:
         the kernel's ``workbench.isa.Listing`` when no ``kernel`` object is given.
-        ``check``: check mode (``workbench.emu.check``; ``LaunchResult.check``).
+        ``check``: check mode (``workbench.emu.observers.check``; ``LaunchResult.check``).
         ``stream``/``workgroups``: record instruction streams of only the first workgroups
         (timing mode: ``LaunchResult.stream``; outputs are then NOT written back, as only part
         of the grid ran).

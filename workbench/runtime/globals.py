@@ -5,7 +5,7 @@ What ``hipMemcpyToSymbol`` / ``hipMemcpyFromSymbol`` do in HIP: ``kernel.globals
 from the code object's symbol table and clang's AST (``CodeObject.variables``); values are
 typed by that C type (``float[4]`` -> a float32 array of shape (4,)). Each device keeps the
 module as loaded there: the emulator keeps the code object's writable segments between
-launches (``workbench.emu.elfmap``), cupy devices use ``RawModule.get_global``.
+launches (``workbench.emu.machine.elfmap``), cupy devices use ``RawModule.get_global``.
 """
 from __future__ import annotations
 

@@ -236,7 +236,7 @@ def emulated_arch(module: Any, dev: Any, name: str) -> tuple[str | None, str]:
     with 32-lane warps: a wave32 build (RDNA) is preferred when the module has one, so that
     addresses computed from ``warpSize`` agree; else the first build the emulator runs.
     """
-    from ..emu.launch import EMULATED_ARCHS
+    from ..emu.engine.launch import EMULATED_ARCHS
 
     if dev.arch is not None:  # an AMD GPU runs this very code object
         if dev.arch in EMULATED_ARCHS:
@@ -342,7 +342,7 @@ class _Runner:
         self.grid, self.block, self.bound, self.lds = grid, block, bound, dynamic_lds
 
     def __call__(self, workgroups, fill: str) -> KernelFault | None:
-        from ..emu.launch import Buffer, execute
+        from ..emu.engine.launch import Buffer, execute
         from .marshal import pack_kernargs
 
         info, bound = self.info, self.bound

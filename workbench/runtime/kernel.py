@@ -111,7 +111,7 @@ class Kernel(Displayable):
     def check(self) -> _CheckLaunchers:
         """``kernel.check[grid, block](*args)`` -> CheckReport: an emulator run in check mode
         (LDS races, uninitialised LDS reads, registers read before their s_waitcnt, barrier
-        mismatches, spin-wait livelocks; ``workbench.emu.check``)."""
+        mismatches, spin-wait livelocks; ``workbench.emu.observers.check``)."""
         return _CheckLaunchers(self)
 
     @property
@@ -322,7 +322,7 @@ class _TraceLaunchers:
 def _trace_device(kernel: Kernel) -> str:
     """The emulator traced launches run on: the kernel's own when it is bound to an emulator
     (``"emulator:gfx950"``), else the one for the first emulated arch the module has."""
-    from ..emu.launch import EMULATED_ARCHS
+    from ..emu.engine.launch import EMULATED_ARCHS
 
     dev = kernel._device
     name = dev if isinstance(dev, str) else getattr(dev, "name", None)
@@ -390,7 +390,7 @@ class _TimingLauncher:
         ``max_rows``: wave-instructions simulated before extrapolating; ``budget``/``timeout``:
         the emulator's limits for the recorded workgroups (default: no wall-clock limit).
         """
-        from ..emu.launch import UNSET
+        from ..emu.engine.launch import UNSET
         from ..timing import get_chip, predict
         from ..timing.model import DEFAULT_MAX_ROWS, parse_clock
         from .emulator import EmulatorDevice

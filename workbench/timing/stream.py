@@ -2,7 +2,8 @@
 
 Why here: the timing model is pure (it imports nothing from ``emu``/``runtime``/``widgets``), so
 the type it consumes lives in ``workbench.timing``; the emulator's stream mode
-(``workbench.emu.stream``) produces it. One row per wave per executed instruction, rows grouped
+(``workbench.emu.observers.stream``) produces it. One row per wave per executed instruction, rows
+grouped
 by wave and in program order within a wave.
 """
 from __future__ import annotations
@@ -23,7 +24,8 @@ class InstStream:
     distinct 128-byte lines a global/buffer access touched (-1 for other instructions);
     ``vm_bytes`` [n]: bytes it moved (active lanes x width). Per wave (``waves`` order):
     ``wave_workgroup`` (linear workgroup index in the launch) and ``wave_in_group``.
-    ``ds``: the launch's DS records (``workbench.emu.trace.DSRecords`` columns: ``wave``, ``pc``,
+    ``ds``: the launch's DS records (``workbench.emu.observers.trace.DSRecords`` columns: ``wave``,
+    ``pc``,
     ``mnemonic``, ``exec``, ``addr``, ``two_addr``) in execution order, for LDS bank cycles.
     """
 

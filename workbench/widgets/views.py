@@ -78,7 +78,7 @@ _BY_CLASS = {
     "workbench.isa.Listing": _listing,
     "workbench.occupancy.Occupancy": _occupancy,
     "workbench.occupancy.OccupancyTable": _occupancy_table,
-    "workbench.emu.trace.Trace": _trace,
+    "workbench.emu.observers.trace.Trace": _trace,
     "workbench.layouts.instruction.MatrixInstruction": _matrix,
     "workbench.layouts.layout.Layout": _layout,
 }

@@ -391,7 +391,8 @@ def _packed_check(args):
     np.testing.assert_array_equal(hc.view(np.uint16), (ha * hb[:, ::-1]).view(np.uint16))
 
 
-# ---- dot, fp8, buffer, MODE, prelude math (fam_dot, fam_fp8, fam_buffer, fam_mode) -----------
+# ---- dot, fp8, buffer, MODE, prelude math (valu.dot, valu.fp8cvt, memory.buffer, scalar.mode)
+# -----------
 def _gemv_make(rng):
     a = rng.integers(-128, 128, (128, 64)).astype(np.int8)
     x = rng.integers(-128, 128, 64).astype(np.int8)
@@ -406,9 +407,9 @@ def _gemv_check(a):
 def _fp8_table(arch: str = "gfx942"):
     """The fp8 value table the target converts: gfx942 FNUZ E4M3, gfx950 OCP E4M3 (exact)."""
     if arch == "gfx950":
-        from workbench.emu.mx import MX_TABLES
+        from workbench.emu.numerics.mx import MX_TABLES
         return MX_TABLES["float8_e4m3fn"]
-    from workbench.emu.fp8 import FP8_TABLES
+    from workbench.emu.numerics.fp8 import FP8_TABLES
     return FP8_TABLES["float8_e4m3fnuz"]
 
 

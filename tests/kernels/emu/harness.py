@@ -2,14 +2,14 @@
 
 ``Kernel[grid, block](...)`` on device "emulator" goes through
 ``workbench.runtime.emulator.EmulatorDevice``, which does not yet hand the code object's bytes to
-``workbench.emu.launch.execute(elf=...)``; kernels that read ``static const`` tables or
+``workbench.emu.engine.launch.execute(elf=...)``; kernels that read ``static const`` tables or
 ``__device__`` data need this path until it does. Host numpy arrays only.
 """
 from __future__ import annotations
 
 import numpy as np
 
-from workbench.emu.launch import Buffer, EmuResult, execute
+from workbench.emu.engine.launch import Buffer, EmuResult, execute
 from workbench.runtime.args import bind_args
 from workbench.runtime.marshal import pack_kernargs
 

@@ -142,7 +142,7 @@ __HIPWB_FN_INLINE long long wall_clock64() { return (long long)__builtin_readste
  * XCC_ID = 20 on gfx940+). Field layouts: CDNA3 ISA HW_ID (CU_ID 11:8, SE_ID 14:13), RDNA3
  * ISA HW_ID1 (WGP_ID 13:10, SA_ID 16, SE_ID 20:18), XCC_ID 3:0. The value packs them as
  * HIP's does: gfx9 {XCC, SE, CU} (XCC only on gfx940+), GFX10+ {SE, SA, WGP}. On the
- * emulator it is deterministic (workbench/emu/fam_mode.py documents the modelled placement). */
+ * emulator it is deterministic (workbench/emu/semantics/scalar/mode.py documents the modelled placement). */
 #define __HIPWB_GETREG(id, off, size) \
   __builtin_amdgcn_s_getreg((id) | ((off) << 6) | (((size) - 1) << 11))
 __HIPWB_FN_INLINE unsigned __smid(void) {
