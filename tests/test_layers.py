@@ -15,9 +15,13 @@ Layers, bottom to top (DESIGN.md "The one data flow" and "Rules that keep the pi
 5. front doors — ``magics``, ``cli``, ``doctor`` and the package itself (``workbench``:
    ``import workbench as wb``).
 
-Every ``import`` counts, also those inside functions (a lazy import is still a dependency);
-only ``if TYPE_CHECKING:`` blocks are skipped. Cycles are checked on the imports that run when
-a module is imported (module level).
+Every ``import`` counts, also those inside functions (a lazy import is still a dependency)
+and under ``if TYPE_CHECKING:`` (a type named is a dependency too). No cycle anywhere: not
+between modules, and not between the sub-packages and modules of one package (its floors:
+``emu``'s ``numerics < machine < decoder < semantics < observers < engine``, say, import one
+way). The house rules the house issue set sit here too: no module over ``MAX_LINES`` lines
+but those ``LONG_MODULES`` names with a reason, at most ``MAX_EMU_ENTRIES`` entries at the top
+of ``workbench/emu/``, and a README of at most ``MAX_README_LINES`` lines (the rest is docs/).
 """
 from __future__ import annotations
 
@@ -76,37 +80,40 @@ def _type_checking(node: ast.If) -> bool:
 
 
 def imports(path: Path) -> list[tuple[str, int, bool]]:
-    """(imported workbench module, line, runs at import time) for every import in a file."""
+    """(imported workbench module, line, runs at import time) for every import in a file,
+    those inside functions and under ``if TYPE_CHECKING:`` included (not run at import time)."""
     me = module_name(path)
     package = me if path.name == "__init__.py" else me.rpartition(".")[0]
     out: list[tuple[str, int, bool]] = []
 
-    def visit(node: ast.AST, eager: bool) -> None:
-        for child in ast.iter_child_nodes(node):
-            if isinstance(child, ast.If) and _type_checking(child):
-                for sub in child.orelse:
-                    visit(sub, eager)
-                continue
-            if isinstance(child, ast.Import):
-                out.extend((a.name, child.lineno, eager) for a in child.names
-                           if a.name.split(".")[0] == "workbench")
-            elif isinstance(child, ast.ImportFrom):
-                if child.level:
-                    base = package.split(".")
-                    base = base[:len(base) - (child.level - 1)]
-                    src = ".".join(base + ([child.module] if child.module else []))
-                else:
-                    src = child.module or ""
-                if src.split(".")[0] != "workbench":
-                    continue
+    def visit_one(child: ast.AST, eager: bool) -> None:
+        if isinstance(child, ast.If) and _type_checking(child):
+            for sub in child.body:
+                visit_one(sub, False)
+            for sub in child.orelse:
+                visit_one(sub, eager)
+            return
+        if isinstance(child, ast.Import):
+            out.extend((a.name, child.lineno, eager) for a in child.names
+                       if a.name.split(".")[0] == "workbench")
+        elif isinstance(child, ast.ImportFrom):
+            if child.level:
+                base = package.split(".")
+                base = base[:len(base) - (child.level - 1)]
+                src = ".".join(base + ([child.module] if child.module else []))
+            else:
+                src = child.module or ""
+            if src.split(".")[0] == "workbench":
                 for a in child.names:
                     sub = f"{src}.{a.name}"
                     out.append((sub if is_module(sub) else src, child.lineno, eager))
-            inner = eager and not isinstance(
-                child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))
-            visit(child, inner)
+        inner = eager and not isinstance(
+            child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))
+        for grand in ast.iter_child_nodes(child):
+            visit_one(grand, inner)
 
-    visit(ast.parse(path.read_text(), str(path)), True)
+    for top in ast.iter_child_nodes(ast.parse(path.read_text(), str(path))):
+        visit_one(top, True)
     return out
 
 
@@ -130,15 +137,15 @@ def test_no_module_imports_a_layer_above_its_own():
     assert not bad, "upward imports:\n" + "\n".join(bad)
 
 
-def test_no_import_cycles():
-    edges = {m: {d for d, _, eager in deps if eager and d != m and d in GRAPH}
-             for m, deps in GRAPH.items()}
-    cycles, state = [], {}
+def _cycles(edges: dict[str, set[str]]) -> list[str]:
+    """Every back edge of a depth-first walk, as the cycle it closes ("a -> b -> a")."""
+    cycles: list[str] = []
+    state: dict[str, int] = {}
 
     def walk(node: str, stack: list[str]) -> None:
         state[node] = 1
         stack.append(node)
-        for nxt in sorted(edges[node]):
+        for nxt in sorted(edges.get(node, ())):
             if state.get(nxt) == 1:
                 cycles.append(" -> ".join(stack[stack.index(nxt):] + [nxt]))
             elif nxt not in state:
@@ -149,7 +156,99 @@ def test_no_import_cycles():
     for m in sorted(edges):
         if m not in state:
             walk(m, [])
+    return cycles
+
+
+def _edges() -> dict[str, set[str]]:
+    """module -> the workbench modules it imports, lazily and for type checking included."""
+    return {m: {d for d, _, _ in deps if d != m and d in GRAPH} for m, deps in GRAPH.items()}
+
+
+def test_no_import_cycles():
+    """No module reaches itself back, counting every import (lazy and TYPE_CHECKING too)."""
+    cycles = _cycles(_edges())
     assert not cycles, "import cycles:\n" + "\n".join(cycles)
+
+
+PACKAGES = sorted(m for m in GRAPH if (ROOT.joinpath(*m.split(".")) / "__init__.py").exists())
+
+
+def _floors(package: str, edges: dict[str, set[str]]) -> dict[str, set[str]]:
+    """A package's direct children (sub-packages and modules) and which import which."""
+    def child(m: str) -> str | None:
+        if not m.startswith(package + "."):
+            return None
+        return package + "." + m[len(package) + 1:].split(".")[0]
+
+    out: dict[str, set[str]] = {}
+    for m, deps in edges.items():
+        a = child(m)
+        if a is None:
+            continue
+        for d in deps:
+            b = child(d)
+            if b is not None and b != a:
+                out.setdefault(a, set()).add(b)
+    return out
+
+
+@pytest.mark.parametrize("package", PACKAGES)
+def test_no_circles_between_the_floors_of_a_package(package):
+    """Inside each package, its sub-packages and modules import one way (floors, no circles)."""
+    cycles = _cycles(_floors(package, _edges()))
+    assert not cycles, f"circles inside {package}:\n" + "\n".join(cycles)
+
+
+def test_the_cycle_walk_sees_a_lazy_and_a_type_only_cycle(monkeypatch):
+    """The checker itself: a cycle closed by a function-level import and one closed under
+    TYPE_CHECKING are both found, and a floor cycle between two sub-packages too."""
+    lazy = {"workbench.a": "def f():\n    from . import b\n",
+            "workbench.b": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
+                           "    from . import a\n"}
+    graph = {}
+    monkeypatch.setitem(globals(), "is_module", lambda m: True)
+    for mod, text in lazy.items():
+        monkeypatch.setattr(Path, "read_text", lambda self, *a, _t=text, **k: _t)
+        graph[mod] = {d for d, _, _ in imports(PKG / f"{mod.split('.')[1]}.py")}
+    assert graph == {"workbench.a": {"workbench.b"}, "workbench.b": {"workbench.a"}}
+    assert _cycles(graph) == ["workbench.a -> workbench.b -> workbench.a"]
+    floors = _floors("workbench.p", {"workbench.p.x.m": {"workbench.p.y.n"},
+                                     "workbench.p.y.n": {"workbench.p.x.k"}})
+    assert _cycles(floors) == ["workbench.p.x -> workbench.p.y -> workbench.p.x"]
+
+
+# The house rules (issue 22): small modules, a findable emulator, a short README.
+MAX_LINES = 600
+LONG_MODULES: dict[str, str] = {}  # "workbench/x.py": "why it stays long"
+MAX_EMU_ENTRIES = 12
+MAX_README_LINES = 150
+
+
+def test_no_module_is_over_the_line_limit():
+    long = {str(p.relative_to(ROOT)): n for p in FILES
+            if (n := len(p.read_text().splitlines())) > MAX_LINES}
+    unexplained = {p: n for p, n in long.items() if p not in LONG_MODULES}
+    assert not unexplained, (f"modules over {MAX_LINES} lines (split them, or list them in "
+                             f"LONG_MODULES with a reason): {unexplained}")
+    stale = set(LONG_MODULES) - set(long)
+    assert not stale, f"LONG_MODULES names modules that are no longer long: {stale}"
+
+
+def test_the_emulator_top_level_is_short():
+    entries = sorted(p.name for p in (PKG / "emu").iterdir() if p.name != "__pycache__")
+    assert len(entries) <= MAX_EMU_ENTRIES, entries
+    for sub in (PKG / "emu").iterdir():
+        if sub.is_dir() and sub.name != "__pycache__":
+            init = sub / "__init__.py"
+            assert init.exists(), f"{sub} is not a package"
+            doc = ast.get_docstring(ast.parse(init.read_text()))
+            assert doc and len(doc) > 80, f"{init} needs a paragraph saying what the floor holds"
+
+
+def test_the_readme_is_short():
+    n = len((ROOT / "README.md").read_text().splitlines())
+    assert n <= MAX_README_LINES, f"README.md has {n} lines (at most {MAX_README_LINES}; "\
+                                  "the rest belongs in docs/)"
 
 
 @pytest.mark.parametrize("source, expect", [

@@ -13,10 +13,25 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
     from ..codeobject import KernelInfo
+    from ..compile_result import Module
     from .args import BoundArg
-    from .kernel import Kernel
 
 Dim3 = tuple[int, int, int]
+
+
+class LaunchedKernel(Protocol):
+    """What a device reads of the kernel it launches; ``runtime.kernel.Kernel`` is one.
+
+    Why a protocol: the kernel sits on the floor above the devices (it picks one and calls it),
+    so the devices name only what they use of it and never import it.
+    """
+
+    name: str
+    module: Module
+
+    def isa_for(self, arch: str | None = None) -> Any:
+        """The ISA listing (with source lines) of one arch."""
+        ...
 
 
 @runtime_checkable
@@ -27,7 +42,7 @@ class Device(Protocol):
     kind: str  # "emulator" | "rocm" | "cuda"
     arch: str | None
 
-    def launch(self, kernel: Kernel, info: KernelInfo, grid: Dim3, block: Dim3,
+    def launch(self, kernel: LaunchedKernel, info: KernelInfo, grid: Dim3, block: Dim3,
                args: list[BoundArg], *, dynamic_lds: int = 0, trace: bool = False,
                **options: Any) -> LaunchResult:
         """Run one launch; outputs are written back into the argument arrays in place."""
