@@ -1,4 +1,7 @@
-"""Suite-wide pytest hooks.
+"""Suite-wide pytest hooks and fixtures.
+
+``shell``: a real IPython shell with ``%load_ext workbench``, one per test module, compiling
+into that module's own cache directory (the magics and the ``--time`` cell tests use it).
 
 A test run pinned to an LLVM older than 20 (``HIPWB_LLVM_DIR=/usr/lib/llvm-19/bin``) cannot
 build gfx950 code objects. Tests that need one then stop at ``CompileError`` "cannot build
@@ -9,8 +12,9 @@ reported as a skip naming the reason, so such a run shows what still works there
 from __future__ import annotations
 
 import pytest
+from IPython.core.interactiveshell import InteractiveShell
 
-from workbench import CompileError
+from workbench import CompileError, compiler
 from workbench.toolchain import ToolchainError, find_toolchain
 
 
@@ -35,3 +39,16 @@ def pytest_runtest_makereport(item, call):
         rep.outcome = "skipped"
         rep.longrepr = (str(item.path), item.location[1] or 0,
                         "Skipped: this LLVM cannot build gfx950 (needs LLVM >= 20)")
+
+
+@pytest.fixture(scope="module")
+def shell(request, tmp_path_factory):
+    """A real IPython shell with the workbench extension loaded and a private compile cache."""
+    mp = pytest.MonkeyPatch()
+    mp.setenv("HIPWB_CACHE_DIR",
+    str(tmp_path_factory.mktemp(f"hipwb-cache-{request.module.__name__}")))
+    ip = InteractiveShell.instance()
+    ip.run_line_magic("load_ext", "workbench")
+    yield ip
+    mp.undo()
+    compiler.clear_cache(memory_only=True)

@@ -3,9 +3,8 @@
 Why here and not in the package: running a case needs the compiler *and* the runtime (a
 ``Kernel`` launch), which sit above the emulator (DESIGN.md layers), and the corpus lives in
 tests/, which the installed package never reads. ``python tests/emu_corpus.py`` prints every
-case's status and ``workbench.emu.observers.coverage.report()``; tests/test_emu_corpus.py uses the
-same
-helpers.
+case's status and ``workbench.emu.observers.coverage.report()``; tests/emu/test_emu_corpus.py uses
+the same helpers.
 """
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 kernels that implement each rung, for the timing model's calibration.
 
 Published: ROCm blog "FP8 GEMM Optimization on AMD CDNA4 Architecture" (MI355X, 4096^3, FP8
-E4M3 inputs, TFLOP/s). Used by tests/test_timing_calibration.py and tests/bench/timing.py.
+E4M3 inputs, TFLOP/s). Used by tests/timing/test_timing_calibration.py and tests/bench/timing.py.
 
 Which kernel runs a rung: the blog's early rungs (naive, LDS tiling, and the single-tile MFMA
 rungs 4-7: 4 waves, one 16 x 16 C tile per wave, 32 x 32 workgroup tiles) are the kernels of

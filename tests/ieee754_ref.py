@@ -1,6 +1,6 @@
 """IEEE 754-2019 minimum()/maximum() on Python floats and the special values the emulator's
-min/max tests sweep: the reference tests/test_emu_minimum_maximum.py and
-tests/test_emu_gaps_minmax.py check the hardware ops against (NaN if either operand is NaN;
+min/max tests sweep: the reference tests/emu/test_emu_minimum_maximum.py and
+tests/emu/test_emu_gaps_minmax.py check the hardware ops against (NaN if either operand is NaN;
 -0 < +0)."""
 from __future__ import annotations
 

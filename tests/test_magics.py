@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 from IPython.core.error import UsageError
-from IPython.core.interactiveshell import InteractiveShell
 from IPython.utils.capture import capture_output
 
 import workbench as wb
@@ -29,17 +28,6 @@ ADD = """extern "C" __global__ void add(const float* x, const float* y, float* o
 }
 """
 SANITIZE = Path(__file__).resolve().parents[1] / "notebooks" / "sanitize.cfg"
-
-
-@pytest.fixture(scope="module")
-def shell(tmp_path_factory):
-    mp = pytest.MonkeyPatch()
-    mp.setenv("HIPWB_CACHE_DIR", str(tmp_path_factory.mktemp("hipwb-cache-magics")))
-    ip = InteractiveShell.instance()
-    ip.run_line_magic("load_ext", "workbench")
-    yield ip
-    mp.undo()
-    compiler.clear_cache(memory_only=True)
 
 
 def magics(ip) -> HipMagics:

@@ -45,7 +45,7 @@ The sub-packages import one way, bottom to top (``tests/test_layers.py`` forbids
   no observer (``state.solo``) takes shortcuts in the hottest handlers — dword global/flat/LDS
   accesses (``memops.solo_dwords``/``solo_lds``), VALU row stores, v_cmp masks, branch
   conditions, SALU on Python ints (``scalar.salu1``) — each falling back to the general path for
-  anything it does not cover; tests/test_emu_one_wave.py holds them to the general path.
+  anything it does not cover; tests/emu/test_emu_one_wave.py holds them to the general path.
 
 Entry points: ``workbench.runtime.emulator.EmulatorDevice`` (the Device; ``Kernel`` launches
 go through it) and ``workbench.emu.engine.launch.execute`` (numpy buffers + a kernarg builder).

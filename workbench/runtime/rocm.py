@@ -11,7 +11,7 @@ object built for another processor, or with an incompatible xnack/sramecc settin
 before anything is loaded.
 
 Not yet run on AMD hardware: everything here that needs a GPU is exercised by tests with a fake
-cupy module (tests/test_rocm_path.py) and the shared cupy launch path runs on CudaDevice.
+cupy module (tests/runtime/test_rocm_path.py) and the shared cupy launch path runs on CudaDevice.
 """
 
 from __future__ import annotations

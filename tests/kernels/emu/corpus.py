@@ -1,6 +1,6 @@
 """The emulator's HIP corpus: each case = kernel file, launch shape, inputs and a numpy check.
 
-Used by tests/test_emu_corpus.py and by ``python tests/emu_corpus.py`` (which runs every
+Used by tests/emu/test_emu_corpus.py and by ``python tests/emu_corpus.py`` (which runs every
 case and reports the opcodes executed against the semantic table). Checks are bit-exact where
 the math is exact; each tolerance says why.
 """
@@ -464,7 +464,8 @@ def _expf_make(rng):
 
 
 def _expf_check(a):
-    # expf on the emulator is within 1 ulp (tests/test_prelude_math_emu.py justifies the bound)
+    # expf on the emulator is within 1 ulp (tests/prelude/test_prelude_math_emu.py justifies the
+    # bound)
     x, y, _n = a
     ref = np.exp(x.astype(np.float64))
     ulp = np.spacing(ref.astype(np.float32)).astype(np.float64)

@@ -1,5 +1,5 @@
 // The offline prelude's float math (workbench/include/hipwb/math.h) as one kernel per function,
-// so tests/test_prelude_math_emu.py can run each on the gfx942 emulator and compare with numpy.
+// so tests/prelude/test_prelude_math_emu.py can run each on the gfx942 emulator and compare with numpy.
 #define UNARY(NAME, EXPR)                                                                      \
   extern "C" __global__ void NAME(const float* a, float* o, int n) {                          \
     int i = blockIdx.x * blockDim.x + threadIdx.x;                                            \

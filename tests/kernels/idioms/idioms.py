@@ -1,7 +1,7 @@
 """26 everyday HIP idioms, each as a new user would paste it into a %%hipkernel cell.
 
-Used by tests/test_idioms.py (every one must compile offline for gfx942 and gfx1100) and, run
-against an older checkout, to count how many compiled before (the numbers are in the commit
+Used by tests/prelude/test_idioms.py (every one must compile offline for gfx942 and gfx1100) and,
+run against an older checkout, to count how many compiled before (the numbers are in the commit
 that added this file).
 """
 from __future__ import annotations

@@ -1,4 +1,4 @@
-// Exercises every piece of the offline prelude; tests/test_prelude.py compiles it for each arch.
+// Exercises every piece of the offline prelude; tests/prelude/test_prelude.py compiles it for each arch.
 #include <hip/hip_runtime.h>
 #include <hip/hip_fp16.h>
 #include <hip/hip_bf16.h>

@@ -1,5 +1,5 @@
 // A block-sum reduction written the way HIP code for ROCm is written: it must compile unchanged
-// against the offline prelude on every target (tests/test_prelude.py).
+// against the offline prelude on every target (tests/prelude/test_prelude.py).
 #include <hip/hip_runtime.h>
 
 __device__ inline float warp_reduce_sum(float v) {

@@ -1,5 +1,5 @@
 // HIP's warp-sync reductions, matches and lane masks as kernels use them. Written for hipwb's
-// tests (tests/test_warp_sync.py). The host gives each lane a group (grp < 0: the lane leaves
+// tests (tests/prelude/test_warp_sync.py). The host gives each lane a group (grp < 0: the lane leaves
 // before the call, so EXEC is divergent) and the 64-bit mask of its group's lanes in its wave:
 // one call site then sees several disjoint masks, as HIP's mask rule allows.
 #include <hip/hip_runtime.h>

@@ -7,7 +7,7 @@
  * an undefined `tanhf`, `powf`, `sinf`, ..., so this file builds them from those primitives.
  *
  * Only generic clang builtins are used (no __builtin_amdgcn_*), so the same code also compiles
- * for the host: tests/test_prelude.py builds it into a small shared library and compares it with
+ * for the host: tests/prelude/test_prelude.py builds it into a small shared library and compares it with
  * numpy in float64 (the device differs only in the accuracy of exp2/exp, about 1 ulp).
  * Accuracy, measured that way: see the per-function comments (ulp = float32 unit in the last
  * place of the correctly rounded result).
@@ -28,7 +28,7 @@
  * ------------------------------------------------------------------------------------------- */
 
 /* Bits of 2/pi, most significant first: 2/pi = 0.A2F9836E 4E441529 ... (hex fraction).
- * Computed with mpmath at 800 bits; tests/test_prelude.py recomputes and compares them. */
+ * Computed with mpmath at 800 bits; tests/prelude/test_prelude.py recomputes and compares them. */
 #define __HIPWB_TWO_OVER_PI_BITS                                                             \
   {0xA2F9836Eu, 0x4E441529u, 0xFC2757D1u, 0xF534DDC0u, 0xDB629599u, 0x3C439041u, 0xFE5163ABu, \
    0xDEBBC561u}

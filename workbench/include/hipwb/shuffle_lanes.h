@@ -1,7 +1,7 @@
 /* hipwb/shuffle_lanes.h — which lane each shuffle reads: pure integer functions of this lane's
  * index, the shuffle argument and `width` (CUDA semantics, see hipwb/warp.h).
  *
- * Kept apart from warp.h and free of device builtins so that tests/test_prelude.py can build
+ * Kept apart from warp.h and free of device builtins so that tests/prelude/test_prelude.py can build
  * them for the host and compare them with a numpy model of CUDA's rules for every lane, width
  * and argument. `width` must be a power of two no larger than the wave size.
  * Define __HIPWB_LANES_FN before including to change the function prefix (the host test does).

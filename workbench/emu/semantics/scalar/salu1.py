@@ -5,7 +5,7 @@ calls (reads, widening, SCC, masked writes), as Python ints a few hundred nanose
 wave kernels, and waves split off by divergence, spend most of their SALU time here. The
 semantics are the tables of ``scalar.salu`` (CDNA3 ISA guide, "Scalar ALU operations") written
 for unbounded ints: every result is masked to its width, signed ops sign-convert explicitly;
-tests/test_emu_salu1.py runs every entry against the numpy path on random operands.
+tests/emu/test_emu_salu1.py runs every entry against the numpy path on random operands.
 Ops not listed here (and operands such as src_scc) keep the numpy path.
 """
 from __future__ import annotations
