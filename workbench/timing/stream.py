@@ -3,8 +3,7 @@
 Why here: the timing model is pure (it imports nothing from ``emu``/``runtime``/``widgets``), so
 the type it consumes lives in ``workbench.timing``; the emulator's stream mode
 (``workbench.emu.observers.stream``) produces it. One row per wave per executed instruction, rows
-grouped
-by wave and in program order within a wave.
+grouped by wave and in program order within a wave.
 """
 from __future__ import annotations
 
@@ -25,8 +24,7 @@ class InstStream:
     ``vm_bytes`` [n]: bytes it moved (active lanes x width). Per wave (``waves`` order):
     ``wave_workgroup`` (linear workgroup index in the launch) and ``wave_in_group``.
     ``ds``: the launch's DS records (``workbench.emu.observers.trace.DSRecords`` columns: ``wave``,
-    ``pc``,
-    ``mnemonic``, ``exec``, ``addr``, ``two_addr``) in execution order, for LDS bank cycles.
+    ``pc``, ``mnemonic``, ``exec``, ``addr``, ``two_addr``) in execution order, for LDS bank cycles.
     """
 
     kernel: str
