@@ -8,7 +8,10 @@ STAMP   := $(VENV)/.hipwb-installed
 EXTRAS  ?= dev
 # Jupyter refuses to start as root unless told (containers, CI images, Binder-like hosts).
 ROOTOPT := $(shell [ "$$(id -u)" = 0 ] && echo --allow-root)
-.PHONY: lab test setup llvm chromium labextension lint bench clean
+# The documentation (docs/conf.py): every warning and broken reference fails (-W -n), all pages
+# are re-read each time (-E) so a warning is never hidden by an up-to-date page.
+SPHINX  := $(BIN)/sphinx-build -W --keep-going -n -E -q -c docs -b html . build/docs
+.PHONY: lab test setup llvm chromium labextension lint bench docs clean
 
 lab: setup
 	$(BIN)/jupyter lab --notebook-dir=notebooks $(ROOTOPT) $(LABOPTS)
@@ -18,6 +21,7 @@ test: setup chromium
 	$(BIN)/pytest -q tests
 	$(BIN)/pytest -q -p no:cacheprovider --nbval --nbval-sanitize-with notebooks/sanitize.cfg \
 	    notebooks
+	$(SPHINX)
 
 setup: llvm $(STAMP) labextension
 
@@ -45,6 +49,9 @@ $(STAMP): pyproject.toml
 
 lint: setup
 	$(BIN)/ruff check workbench tests
+
+docs: setup  # HTML into build/docs (open build/docs/index.html)
+	$(SPHINX)
 
 bench: setup
 	for f in tests/bench/*.py; do echo "== $$f"; $(BIN)/python $$f || exit 1; done
