@@ -10,6 +10,7 @@ from IPython.utils.capture import capture_output
 
 import workbench as wb
 from workbench import compiler
+from workbench.cache_files import CacheWarning
 from workbench.runtime.kernel import Kernel
 
 SRC = """extern "C" __global__ void twice(const float* x, float* y) {
@@ -48,7 +49,10 @@ def test_damaged_entry_recompiled_by_the_next_compile(cache):
     co = wb.compile(SRC, "gfx942")["gfx942"]
     _damage(co.path)
     compiler.clear_cache(memory_only=True)  # as a new process would: only the disk cache
-    again = wb.compile(SRC, "gfx942")
+    with pytest.warns(CacheWarning, match=r"is damaged \(code.hsaco does not match its "
+                                          r"SHA-256\); rebuilding it") as warned:
+        again = wb.compile(SRC, "gfx942")
+    assert len(warned) == 1 and "\n" not in str(warned[0].message)
     assert not again.from_cache  # the damaged entry was not served
     new = again["gfx942"]
     assert new.path.read_bytes() == new.elf and new.elf.startswith(b"\x7fELF\x02")

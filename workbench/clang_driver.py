@@ -35,8 +35,9 @@ def clang_flags(tc, options, defines, include_dirs, opt_level) -> tuple[str, ...
     return tuple(f)
 
 
-def link_flags(tc, arch: str, flags: Sequence[str], root: Path) -> list[str]:
-    """Offline compiles link hipwb's device library and ocml (workbench/devlib.py)."""
+def link_flags(tc, arch: str, flags: Sequence[str], root: Path | None) -> list[str]:
+    """Offline compiles link hipwb's device library and ocml (workbench/devlib.py); ``root`` is
+    the cache folder that keeps the built library (None: this process's own folder)."""
     if tc.rocm_path is not None:
         return []
     try:
@@ -45,13 +46,22 @@ def link_flags(tc, arch: str, flags: Sequence[str], root: Path) -> list[str]:
         raise CompileError(str(e), arch=arch) from None
 
 
-def compile_command(tc, arch: str, flags: Sequence[str], root: Path, out: Path,
-                    src: Path) -> list[str]:
-    """The clang run that builds ``out/code.hsaco`` for ``arch`` (and lists its headers)."""
+def compile_command(tc, arch: str, flags: Sequence[str], root: Path | None, out: Path,
+                    src: Path, cuid: str = "") -> list[str]:
+    """The clang run that builds ``out/code.hsaco`` for ``arch`` (and lists its headers); run
+    it in ``src``'s folder.
+
+    Reproducible: the same source and flags give the same bytes in any folder, so two processes
+    that build one cache key store identical entries. Three things would differ otherwise: the
+    source's folder in the line tables (``-fdebug-compilation-dir=.`` and a relative source
+    name) and HIP's compilation-unit id ``__hip_cuid_*``, which clang hashes from the input's
+    path unless given (``-cuid``, here a hash of the source).
+    """
     return [tc.clang, "-x", "hip", f"--offload-arch={arch}", "--offload-device-only",
             "--no-gpu-bundle-output", *flags, *link_flags(tc, arch, flags, root),
-            *dep_flags(out / "deps.d"),
-            "-o", str(out / "code.hsaco"), str(src)]
+            *dep_flags(out / "deps.d"), "-fdebug-compilation-dir=.",
+            *([f"-cuid={cuid}"] if cuid else []),
+            "-o", str(out / "code.hsaco"), src.name]
 
 
 def ast_command(tc, arch: str, flags: Sequence[str]) -> list[str]:

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import os
 import subprocess
-import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from . import cache_files as _files
 from . import toolchain as _tc
 from .codeobject import DeviceVariable, KernelInfo
 from .compile_diagnostics import CompileError, Diagnostic
@@ -43,8 +42,10 @@ class CodeObject:
         return self._elf
 
     def intact_path(self) -> Path:
-        """``path``, rewritten from the in-memory ELF first when the file on disk no longer
-        holds it (a cache entry damaged or deleted while the session runs)."""
+        """``path``, or a private copy of the in-memory ELF when the file on disk no longer
+        holds it (a cache entry damaged or deleted while the session runs). The copy goes to
+        this process's own folder, never into the cache: a shared entry is only ever written
+        whole by ``compile_cache.store`` (the next lookup rebuilds a damaged one)."""
         if self._elf is None:
             return self.path
         try:
@@ -52,9 +53,7 @@ class CodeObject:
         except OSError:
             ok = False
         if not ok:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            _atomic_write(self.path, self._elf)
-            self.path.with_name("listing.txt").unlink(missing_ok=True)
+            self.path = _files.private_copy(self._elf)
             self._listing_text = None
         return self.path
 
@@ -116,7 +115,10 @@ class CodeObject:
                         f"({out.stderr.strip()[:200]}); the cached file is damaged: run "
                         f"workbench.compiler.clear_cache() and compile again")
                 self._listing_text = out.stdout
-                _atomic_write(cached, out.stdout.encode())
+                try:
+                    _files.atomic_write(cached, out.stdout.encode())
+                except OSError:
+                    pass  # a read-only or full cache: the listing stays in memory
         return self._listing_text
 
     def listing(self, kernel: str):
@@ -238,12 +240,3 @@ class Module:
     @property
     def from_cache(self) -> bool:
         return all(co.from_cache for co in self.objects.values())
-
-
-def _atomic_write(path: Path, data: bytes) -> None:
-    """Replace ``path`` by ``data`` in one rename (a reader never sees half a file)."""
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
-    with os.fdopen(fd, "wb") as f:
-        f.write(data)
-    os.replace(tmp, path)
-

@@ -14,6 +14,8 @@ This module runs a compile; its parts live next to it: ``clang_driver`` (command
 
 from __future__ import annotations
 
+import hashlib
+import operator
 import os
 import re
 import shutil
@@ -24,7 +26,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from . import clang_ast, clang_driver, compile_cache, header_deps, kernel_names
+from . import cache_files, clang_ast, clang_driver, compile_cache, header_deps, kernel_names
 from . import toolchain as _tc
 from .codeobject import (
     DeviceVariable,
@@ -73,11 +75,12 @@ def compile(
     """
     from .arch import get as get_arch
 
+    line_directive = _line_directive(first_line, filename)
     archs = (arch,) if isinstance(arch, str) else tuple(arch)
     if not archs:
         raise ValueError("compile() needs at least one arch")
     names = tuple(dict.fromkeys(get_arch(a).name for a in archs))  # validates, dedups
-    tc = _tc.find_toolchain()
+    tc = _tc.find_toolchain(probe_cache=cache)
     for a in names:
         if tc.offload_archs and not tc.supports(a):
             raise CompileError(
@@ -87,7 +90,7 @@ def compile(
                 arch=a,
             )
     flags = clang_driver.clang_flags(tc, options, defines or {}, include_dirs, opt_level)
-    text = f'#line {int(first_line)} "{filename}"\n{source}'
+    text = f"{line_directive}\n{source}"
     mod = Module(source=source, archs=names, objects={}, options=tuple(options),
                  defines=dict(defines or {}),
                  include_dirs=tuple(str(Path(d).resolve()) for d in include_dirs),
@@ -107,10 +110,14 @@ def compile(
 
 
 def _build(tc, text: str, filename: str, todo, flags, use_cache: bool) -> dict[str, CodeObject]:
-    """Compile for every (arch, key) in todo concurrently with filtered AST dumps (arg types)."""
-    root = cache_dir()
-    root.mkdir(parents=True, exist_ok=True)
-    work = Path(tempfile.mkdtemp(prefix=".build-", dir=root))
+    """Compile for every (arch, key) in todo concurrently with filtered AST dumps (arg types).
+
+    The build runs in a private temporary folder; only ``compile_cache.store`` writes the cache
+    (and with ``use_cache`` False nothing reads or writes it: the device library too lives in
+    this process's own folder)."""
+    root = cache_dir() if use_cache else None
+    work = Path(tempfile.mkdtemp(prefix="hipwb-build-"))
+    cuid = hashlib.sha256(text.encode()).hexdigest()[:16]
     try:
         src = work / f"{_safe(filename)}.hip"
         src.write_text(text)
@@ -119,7 +126,7 @@ def _build(tc, text: str, filename: str, todo, flags, use_cache: bool) -> dict[s
         for arch, _ in todo:
             out = work / arch
             out.mkdir()
-            cmd = clang_driver.compile_command(tc, arch, flags, root, out, src)
+            cmd = clang_driver.compile_command(tc, arch, flags, root, out, src, cuid)
             procs[arch] = (cmd, subprocess.Popen(cmd, stdout=subprocess.PIPE,
                                                  stderr=subprocess.PIPE, text=True, cwd=work))
         ast_base = clang_driver.ast_command(tc, todo[0][0], flags)
@@ -160,13 +167,10 @@ def _build(tc, text: str, filename: str, todo, flags, use_cache: bool) -> dict[s
                             command=display_cmd, compile_seconds=elapsed, warnings=warnings,
                             variables=variables[arch],
                             _elf=(out / "code.hsaco").read_bytes())
+            stored = compile_cache.store(key, co, deps) if use_cache else None
+            co.path = stored or cache_files.private_copy(co.elf)
             if use_cache:
-                co.path = compile_cache.store(root, key, out, co, deps)
                 compile_cache.remember(key, co, deps)
-            else:
-                keep = Path(tempfile.mkdtemp(prefix="hipwb-"))
-                shutil.copy(out / "code.hsaco", keep / "code.hsaco")
-                co.path = keep / "code.hsaco"
             built[arch] = co
         return built
     finally:
@@ -192,6 +196,34 @@ def _variables(tc, ast_base: list[str], src: Path, work: Path,
              for s, p in procs.items()}
     return {arch: {names[s]: DeviceVariable(names[s], s, vaddr, size, sec, types.get(s))
                    for s, vaddr, size, sec in vs} for arch, vs in found.items()}
+
+
+def _line_directive(first_line: int, filename: str) -> str:
+    """The ``#line`` that names the source as the user knows it, ``filename`` written as a C
+    string literal (backslash and quote escaped), so no name can end the directive early: a
+    crafted ``a" #include "/etc/passwd`` stays one file name. Control characters (a newline
+    would start a new directive line) and text that is not Unicode are refused by name."""
+    if type(filename) is not str:
+        raise TypeError(f"compile(filename=...) takes a str, not {type(filename).__name__} "
+                        f"{filename!r:.60}")
+    bad = next((c for c in filename if ord(c) < 32 or ord(c) == 127), None)
+    if bad is not None:
+        raise ValueError(f"compile(filename={filename!r:.80}): a file name cannot hold the "
+                         f"control character {bad!r}; use a name without it")
+    try:
+        filename.encode("utf-8")
+    except UnicodeEncodeError as e:
+        raise ValueError(f"compile(filename={filename!r:.80}): {e.reason} at position "
+                         f"{e.start}; use a name that is valid Unicode") from None
+    try:
+        line = operator.index(first_line) if type(first_line) is not bool else 0
+    except TypeError:
+        line = 0
+    if not 1 <= line <= 2**31 - 1:
+        raise ValueError(f"compile(first_line={first_line!r:.40}) must be an int from 1 to "
+                         f"2147483647 (the line number of the source's first line)")
+    quoted = filename.replace("\\", "\\\\").replace('"', '\\"')
+    return f'#line {line} "{quoted}"'
 
 
 def _safe(name: str) -> str:

@@ -18,12 +18,16 @@ from __future__ import annotations
 
 import hashlib
 import importlib.util
+import json
 import os
 import re
+import shutil
 import subprocess
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
+
+from . import cache_files as _files
 
 DEVLIB_SOURCE = Path(__file__).parent / "include" / "hipwb" / "devlib" / "hipwb_devlib.hip"
 SYSTEM_OCML_DIRS = ("/usr/lib/x86_64-linux-gnu/amdgcn/bitcode", "/usr/lib/aarch64-linux-gnu/"
@@ -101,39 +105,97 @@ def wave64(arch: str, options: Sequence[str]) -> bool:
     return w64
 
 
-def hipwb_bitcode(tc, arch: str, options: Sequence[str], cache_root: Path) -> Path:
-    """hipwb's device library for one target, built on first use and kept in the cache."""
-    from .arch import get as get_arch
+DEVLIB_FORMAT = 2  # folder entries with a checked SHA-256 (1: a bare .bc file)
 
+
+def hipwb_bitcode(tc, arch: str, options: Sequence[str], cache_root: Path | None) -> Path:
+    """hipwb's device library for one target, built on first use and kept in the cache.
+
+    Kept as a folder ``<cache_root>/devlib/hipwb-<arch>-<hash>/`` holding ``hipwb.bc`` and
+    ``entry.json`` (its size and SHA-256), which appears whole in one rename. A damaged one is
+    rebuilt with one CacheWarning; with no ``cache_root`` (``compile(cache=False)``) or an
+    unusable one, the library lives in this process's own folder.
+    """
     defs = dict(math_defines(options), __HIPWB_WAVE64=int(wave64(arch, options)),
                 __HIPWB_ISA_VERSION=isa_version(arch))
     h = hashlib.sha256()
-    for part in (tc.identity, arch, repr(sorted(defs.items())), DEVLIB_SOURCE.read_text(),
+    for part in (f"devlib-format-{DEVLIB_FORMAT}", tc.identity, arch,
+                 repr(sorted(defs.items())), DEVLIB_SOURCE.read_text(),
                  (DEVLIB_SOURCE.parent.parent / "printf.h").read_text(),
                  (DEVLIB_SOURCE.parent.parent / "config.h").read_text()):
         h.update(part.encode() + b"\0")
-    out = cache_root / "devlib" / f"hipwb-{arch}-{h.hexdigest()[:20]}.bc"
-    if out.is_file():
-        return out
-    out.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(suffix=".bc", dir=out.parent)
-    os.close(fd)
-    # wave64 on a wave32-default target (gfx10+) needs the flag; gfx9 is wave64 only
-    wave = (["-mwavefrontsize64"] if defs["__HIPWB_WAVE64"]
-            and get_arch(arch).default_wave_size == 32 else [])
-    cmd = [tc.clang, "-x", "hip", f"--offload-arch={arch}", "--offload-device-only",
-           "-nogpuinc", "-nogpulib", "-O2", "-emit-llvm", "-c", "-mprintf-kind=buffered",
-           "-fgpu-rdc", "-fuse-cuid=none",
-           *wave, *[f"-D{k}={v}" for k, v in defs.items()], "-o", tmp, str(DEVLIB_SOURCE)]
-    p = subprocess.run(cmd, capture_output=True, text=True)
-    if p.returncode != 0:
-        Path(tmp).unlink(missing_ok=True)
-        raise DevlibError(f"building hipwb's device library for {arch} failed:\n{p.stderr}")
-    os.replace(tmp, out)
-    return out
+    name = f"hipwb-{arch}-{h.hexdigest()[:20]}"
+    homes = ([cache_root / "devlib"] if cache_root is not None else [])
+    homes.append(_files.private_dir() / "devlib")
+    for home in homes:
+        state = _check(home / name)
+        if state is True:
+            return home / name / "hipwb.bc"
+        if state is not None:
+            _files.warn(f"hipwb: the device library {home / name} is damaged ({state}); "
+                        f"rebuilding it")
+    data = _build(tc, arch, defs)
+    doc = json.dumps({"format": DEVLIB_FORMAT, "size": len(data),
+                      "sha256": hashlib.sha256(data).hexdigest()}).encode()
+    for home in homes:
+        try:
+            tmp = _files.new_entry_dir(home)
+            (tmp / "hipwb.bc").write_bytes(data)
+            (tmp / "entry.json").write_bytes(doc)
+            _files.publish(tmp, home / name, lambda p: _check(p) is True)
+            return home / name / "hipwb.bc"
+        except OSError as e:
+            if home is homes[-1]:
+                raise
+            _files.unusable(cache_root, e)
+    raise AssertionError("unreachable")
 
 
-def link_flags(tc, arch: str, options: Sequence[str], cache_root: Path) -> list[str]:
+def _check(entry: Path) -> bool | str | None:
+    """True when the library folder is sound, None when there is none, else what is wrong."""
+    try:
+        doc = _files.read_json(entry / "entry.json", 1 << 16)
+        with open(entry / "hipwb.bc", "rb") as f:
+            data = f.read(1 << 28)
+    except FileNotFoundError as e:
+        if not os.path.lexists(entry):
+            return None
+        return f"{Path(e.filename or '?').name} is missing"
+    except (OSError, _files.BadEntry) as e:
+        if isinstance(e, OSError) and not os.path.lexists(entry):
+            return None
+        return str(e) if isinstance(e, _files.BadEntry) else (e.strerror or type(e).__name__)
+    if (type(doc) is not dict or doc.get("format") != DEVLIB_FORMAT
+            or doc.get("size") != len(data)
+            or doc.get("sha256") != hashlib.sha256(data).hexdigest()):
+        return "hipwb.bc does not match its SHA-256"
+    return True
+
+
+def _build(tc, arch: str, defs: dict[str, int]) -> bytes:
+    """Compile hipwb_devlib.hip to bitcode for ``arch`` with the ``__HIPWB_*`` values."""
+    from .arch import get as get_arch
+
+    work = Path(tempfile.mkdtemp(dir=_files.private_dir()))
+    try:
+        out = work / "hipwb.bc"
+        # wave64 on a wave32-default target (gfx10+) needs the flag; gfx9 is wave64 only
+        wave = (["-mwavefrontsize64"] if defs["__HIPWB_WAVE64"]
+                and get_arch(arch).default_wave_size == 32 else [])
+        cmd = [tc.clang, "-x", "hip", f"--offload-arch={arch}", "--offload-device-only",
+               "-nogpuinc", "-nogpulib", "-O2", "-emit-llvm", "-c", "-mprintf-kind=buffered",
+               "-fgpu-rdc", "-fuse-cuid=none",
+               *wave, *[f"-D{k}={v}" for k, v in defs.items()], "-o", str(out),
+               str(DEVLIB_SOURCE)]
+        p = subprocess.run(cmd, capture_output=True, text=True)
+        if p.returncode != 0:
+            raise DevlibError(f"building hipwb's device library for {arch} failed:\n{p.stderr}")
+        return out.read_bytes()
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def link_flags(tc, arch: str, options: Sequence[str], cache_root: Path | None) -> list[str]:
     """The -mlink-builtin-bitcode flags of one offline compile for ``arch``."""
     # ocml first: its references to the __oclc_* constants must exist when hipwb's library
     # is linked (each library contributes only what is referenced by then)

@@ -9,7 +9,6 @@ llvm-readelf.
 
 from __future__ import annotations
 
-import functools
 import json
 import os
 import re
@@ -17,6 +16,8 @@ import shutil
 import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from . import cache_files as _files
 
 MIN_CLANG_MAJOR = 19
 TOOLS = ("clang", "ld.lld", "llvm-objdump", "llvm-readelf")
@@ -144,11 +145,14 @@ def _probe_cache_path() -> Path:
     return (Path(env) if env else Path.home() / ".cache" / "hipwb") / "toolchains.json"
 
 
-def _probe_cached(bin_dir: Path) -> tuple[tuple[str, int] | str, tuple[str, ...]]:
+def _probe_cached(bin_dir: Path, disk: bool = True
+                  ) -> tuple[tuple[str, int] | str, tuple[str, ...]]:
     """_probe and _offload_archs, remembered on disk per clang binary (path, size, mtime).
 
     Two clang subprocesses cost ~40 ms, which would dominate a warm compile in a fresh
-    process; the answer only changes when the binary does.
+    process; the answer only changes when the binary does. The file is plain JSON, checked on
+    read: a damaged one is probed again and rewritten, with one CacheWarning. With ``disk``
+    False nothing is read or written (``compile(cache=False)`` leaves the cache folder alone).
     """
     try:
         st = (bin_dir / "clang").resolve().stat()
@@ -156,40 +160,70 @@ def _probe_cached(bin_dir: Path) -> tuple[tuple[str, int] | str, tuple[str, ...]
     except OSError:
         return _probe(bin_dir), ()
     path = _probe_cache_path()
-    try:
-        saved = json.loads(path.read_text())
-    except (OSError, ValueError):
-        saved = {}
+    saved = _read_probes(path) if disk else {}
     hit = saved.get(str(bin_dir))
-    if hit and hit.get("stamp") == stamp and all((bin_dir / t).exists() for t in TOOLS):
+    if hit is not None and hit["stamp"] == stamp and all((bin_dir / t).exists() for t in TOOLS):
         return (hit["version"], hit["major"]), tuple(hit["archs"])
     probed = _probe(bin_dir)
     if isinstance(probed, str):
         return probed, ()
     archs = _offload_archs(bin_dir)
+    if not disk:
+        return probed, archs
     saved[str(bin_dir)] = {"stamp": stamp, "version": probed[0], "major": probed[1],
                            "archs": list(archs)}
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(f".{path.name}.{os.getpid()}")
-        tmp.write_text(json.dumps(saved))
-        os.replace(tmp, path)
+        _files.atomic_write(path, json.dumps(saved).encode())
     except OSError:
         pass  # a read-only home only costs the probe next time
     return probed, archs
 
 
-@functools.cache
-def find_toolchain() -> Toolchain:
-    """The first usable toolchain in DESIGN.md's search order, or ToolchainError with a hint."""
+_PROBE_FIELDS = {"stamp": str, "version": str, "major": int, "archs": list}
+
+
+def _read_probes(path: Path) -> dict[str, dict]:
+    """toolchains.json as {bin_dir: probe}, only entries of the right shape; a damaged file
+    warns once and counts as empty (it is rewritten after the probe)."""
+    try:
+        saved = _files.read_json(path, 1 << 20)
+    except OSError:
+        return {}
+    except _files.BadEntry as e:
+        _files.warn(f"hipwb: {path} is damaged ({e}); probing the toolchain again",
+                    once_for=f"probes:{path}")
+        return {}
+    good = {}
+    for k, v in saved.items() if type(saved) is dict else ():
+        if (type(v) is dict and all(type(v.get(f)) is t for f, t in _PROBE_FIELDS.items())
+                and all(type(a) is str for a in v["archs"])):
+            good[k] = v
+    if type(saved) is not dict or len(good) != len(saved):
+        _files.warn(f"hipwb: {path} is damaged (not the probes hipwb writes); probing the "
+                    f"toolchain again", once_for=f"probes:{path}")
+    return good
+
+
+_found: Toolchain | None = None
+
+
+def find_toolchain(*, probe_cache: bool = True) -> Toolchain:
+    """The first usable toolchain in DESIGN.md's search order, or ToolchainError with a hint.
+
+    Found once per process (``reset_cache`` forgets it). ``probe_cache=False``: neither read
+    nor write the probe file ``toolchains.json`` in the cache folder for this search."""
+    global _found
+    if _found is not None:
+        return _found
     reasons = []
     for bin_dir, source in _candidates():
-        probed, archs = _probe_cached(bin_dir)
+        probed, archs = _probe_cached(bin_dir, probe_cache)
         if isinstance(probed, str):
             reasons.append(probed)
             continue
         version, major = probed
-        return Toolchain(
+        _found = Toolchain(
             bin_dir=bin_dir,
             clang_version=version,
             clang_major=major,
@@ -197,10 +231,12 @@ def find_toolchain() -> Toolchain:
             rocm_path=rocm_path() if source == "ROCm" else None,
             offload_archs=archs,
         )
+        return _found
     detail = "; ".join(reasons) if reasons else "no clang found on PATH or in /usr/lib/llvm-*"
     raise ToolchainError(install_hint(f"No usable LLVM toolchain ({detail})."))
 
 
 def reset_cache() -> None:
     """Forget the cached toolchain (after HIPWB_LLVM_DIR or PATH changed)."""
-    find_toolchain.cache_clear()
+    global _found
+    _found = None
