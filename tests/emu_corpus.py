@@ -1,8 +1,8 @@
 """Runs the emulator's HIP corpus (tests/kernels/emu/corpus.py) and prints opcode coverage.
 
 Why here and not in the package: running a case needs the compiler *and* the runtime (a
-``Kernel`` launch), which sit above the emulator (DESIGN.md layers), and the corpus lives in
-tests/, which the installed package never reads. ``python tests/emu_corpus.py`` prints every
+``Kernel`` launch), which sit above the emulator (docs/architecture.md layers), and the corpus lives
+in tests/, which the installed package never reads. ``python tests/emu_corpus.py`` prints every
 case's status and ``workbench.emu.observers.coverage.report()``; tests/emu/test_emu_corpus.py uses
 the same helpers.
 """

@@ -1,7 +1,8 @@
-"""The package keeps DESIGN.md's picture: a layer imports only layers below it, and no module
-imports itself back through a cycle.
+"""The package keeps docs/architecture.md's picture: a layer imports only layers below it, and no
+module imports itself back through a cycle.
 
-Layers, bottom to top (DESIGN.md "The one data flow" and "Rules that keep the picture simple"):
+Layers, bottom to top (docs/architecture.md "The one data flow" and "Rules that keep the picture
+simple"):
 
 0. models — pure functions over data: ``arch``, ``occupancy``, ``layouts``, ``lds``, ``timing``,
    plus the data-only helpers they share (``text_table``, ``errors``, ``display``);

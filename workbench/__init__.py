@@ -115,8 +115,8 @@ def _view(obj):
     return view_for(obj)
 
 
-# The front door wires the layers together (DESIGN.md: a layer imports only layers below it):
-# the compiler's Module builds the runtime's Kernel, and model objects find their views.
+# The front door wires the layers together (docs/architecture.md: a layer imports only layers below
+# it): the compiler's Module builds the runtime's Kernel, and model objects find their views.
 _compiler.set_kernel_factory(_kernel)
 _display.set_view_factory(_view)
 

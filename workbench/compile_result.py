@@ -135,8 +135,8 @@ _kernel_factory: Callable[[Module, str], Any] | None = None
 def set_kernel_factory(factory: Callable[[Module, str], Any] | None) -> None:
     """Install what builds the launchable kernel of a module (``workbench.Kernel``).
 
-    Why a hook: ``Kernel`` lives in the runtime, a layer above the compiler (DESIGN.md), so
-    ``Module`` cannot import it; the package's front door (``workbench/__init__``) installs it.
+    Why a hook: ``Kernel`` lives in the runtime, a layer above the compiler (docs/architecture.md),
+    so ``Module`` cannot import it; the package's front door (``workbench/__init__``) installs it.
     """
     global _kernel_factory
     _kernel_factory = factory

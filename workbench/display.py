@@ -1,7 +1,7 @@
 """How model objects show themselves — a widget in Jupyter, text in ``print`` — without
 importing the views, which sit above them.
 
-Why: DESIGN.md's layers put models, the compiler, the emulator and the runtime below
+Why: docs/architecture.md's layers put models, the compiler, the emulator and the runtime below
 ``workbench.widgets``, so an ``Occupancy``, a ``Listing``, a ``Trace`` or a ``Kernel`` cannot
 import its view. The package's front door (``workbench/__init__``, the top layer) hands this
 module one function, object -> view (``set_view_factory``); ``Displayable`` objects ask it when

@@ -1,8 +1,8 @@
 """Errors a launch can raise, each naming what the user must fix.
 
 Why here, at the bottom of the layers: the emulator raises ``KernelFault`` too, and it sits
-below the runtime (DESIGN.md), so the class users catch as ``workbench.KernelFault`` cannot
-live in ``workbench.runtime``; the runtime re-exports both.
+below the runtime (docs/architecture.md), so the class users catch as ``workbench.KernelFault``
+cannot live in ``workbench.runtime``; the runtime re-exports both.
 """
 
 from __future__ import annotations

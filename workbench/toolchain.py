@@ -1,6 +1,6 @@
 """Find and describe the LLVM toolchain that builds AMD GPU code objects.
 
-Search order (DESIGN.md "Key decisions"): ``HIPWB_LLVM_DIR``, ROCm's LLVM
+Search order (docs/architecture.md "Key decisions"): ``HIPWB_LLVM_DIR``, ROCm's LLVM
 (``$ROCM_PATH/llvm/bin``, ``/opt/rocm/llvm/bin``), ``/usr/lib/llvm-{22,21,20,19}/bin`` (newest
 first), then PATH. A directory is accepted only when it holds clang >= 19 (the first release that
 knows every target we list except gfx950, which needs >= 20), ld.lld, llvm-objdump and
@@ -209,7 +209,8 @@ _found: Toolchain | None = None
 
 
 def find_toolchain(*, probe_cache: bool = True) -> Toolchain:
-    """The first usable toolchain in DESIGN.md's search order, or ToolchainError with a hint.
+    """The first usable toolchain in docs/architecture.md's search order, or ToolchainError with a
+    hint.
 
     Found once per process (``reset_cache`` forgets it). ``probe_cache=False``: neither read
     nor write the probe file ``toolchains.json`` in the cache folder for this search."""

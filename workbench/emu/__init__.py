@@ -2,9 +2,9 @@
 gfx1102, gfx1151) / RDNA4 (gfx1201) wave32 and wave64 code objects: every lane, every LDS
 access.
 
-The emulator executes the very code object the GPU would run (DESIGN.md "Emulator executes
-ISA, not source"), batched over *all* waves that stand at the same PC: one numpy operation per
-instruction for a whole lock-step group of waves.
+The emulator executes the very code object the GPU would run (docs/architecture.md "Emulator
+executes ISA, not source"), batched over *all* waves that stand at the same PC: one numpy operation
+per instruction for a whole lock-step group of waves.
 
 Floors
 ------

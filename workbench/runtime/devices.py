@@ -1,8 +1,8 @@
 """Which devices exist, and which one launches use by default.
 
-Default (DESIGN.md): a ROCm GPU when cupy's ROCm build sees one, else the emulator; an NVIDIA
-GPU runs portable kernels only when asked for (``set_device("cuda")`` or ``HIPWB_DEVICE=cuda``),
-since it cannot run AMD code objects.
+Default (docs/architecture.md): a ROCm GPU when cupy's ROCm build sees one, else the emulator; an
+NVIDIA GPU runs portable kernels only when asked for (``set_device("cuda")`` or
+``HIPWB_DEVICE=cuda``), since it cannot run AMD code objects.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The pattern every hipwb view follows: rich HTML, deterministic text, optional live widget.
 
 Views draw model objects (Resources, Occupancy, Listing, Trace, a layout); they compute
-nothing the model cannot compute without them (DESIGN.md "Widgets only view").
+nothing the model cannot compute without them (docs/architecture.md "Widgets only view").
 
 How to write a view (``layout_explorer.py``, ``lds_heatmap.py`` and the others follow this):
 

@@ -2,8 +2,8 @@
 ``Kernel``, ``Listing``, ``Occupancy``, ``OccupancyTable``, ``Trace``, ``MatrixInstruction`` or
 ``Layout`` is displayed or printed.
 
-Why one table here: the models sit below the widgets (DESIGN.md) and may not import them; the
-package's front door installs :func:`view_for` into ``workbench.display``. View modules are
+Why one table here: the models sit below the widgets (docs/architecture.md) and may not import them;
+the package's front door installs :func:`view_for` into ``workbench.display``. View modules are
 imported on first use, so ``import workbench`` stays light.
 """
 
