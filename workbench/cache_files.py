@@ -100,6 +100,20 @@ def new_entry_dir(parent: Path) -> Path:
     return Path(tempfile.mkdtemp(prefix=".tmp-", dir=parent))
 
 
+def store_dir(final: Path, files: dict[str, bytes], keep_existing: Callable[[Path], bool]
+              ) -> bool:
+    """Write ``files`` into a new folder beside ``final`` and ``publish`` it there (see it);
+    on any error nothing is left behind and the OSError passes through."""
+    tmp = new_entry_dir(final.parent)
+    try:
+        for name, data in files.items():
+            (tmp / name).write_bytes(data)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    return publish(tmp, final, keep_existing)
+
+
 def publish(tmp: Path, final: Path, keep_existing: Callable[[Path], bool]) -> bool:
     """Move the filled folder ``tmp`` to ``final`` in one rename.
 

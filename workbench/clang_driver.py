@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 from collections.abc import Sequence
 from pathlib import Path
@@ -28,11 +29,29 @@ def clang_flags(tc, options, defines, include_dirs, opt_level) -> tuple[str, ...
               "hip/hip_runtime.h", "-mprintf-kind=buffered"]
         f.append("-D__HIPWB_NO_OCML=1" if _devlib.find_ocml() is None else "-D__HIPWB_OCML=1")
     for k, v in defines.items():
+        _check_define(k, v)
         f.append(f"-D{k}" if v is None else f"-D{k}={v}")
     for d in include_dirs:
         f += ["-I", str(Path(d).resolve())]
     f += list(options)
     return tuple(f)
+
+
+_MACRO_RE = re.compile(r"[A-Za-z_]\w*(\(\s*(\w+\s*(,\s*\w+\s*)*(,\s*\.\.\.\s*)?|\.\.\.)?\))?")
+
+
+def _check_define(name, value) -> None:
+    """A ``defines`` entry becomes one ``#define`` line in clang's predefined buffer: its name
+    must be a macro name (``N`` or ``F(a, b)``), and neither may hold a control character (clang
+    cuts a value at a line break without a word; a name with ``=`` would move the value)."""
+    if type(name) is not str or not _MACRO_RE.fullmatch(name):
+        raise ValueError(f"defines[{name!r:.60}]: not a macro name; use an identifier such as "
+                         f"BLOCK or a function-like F(a, b)")
+    text = "" if value is None else str(value)
+    bad = next((c for c in text if (ord(c) < 32 and c != "\t") or ord(c) == 127), None)
+    if bad is not None:
+        raise ValueError(f"defines[{name!r}] = {text!r:.60}: a macro value cannot hold the "
+                         f"control character {bad!r} (a line break would end the #define)")
 
 
 def link_flags(tc, arch: str, flags: Sequence[str], root: Path | None) -> list[str]:

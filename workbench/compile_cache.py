@@ -73,11 +73,9 @@ def lookup(key: str) -> CodeObject | None:
     entry = _entry(key)
     try:
         co, deps = _read(entry, key)
-    except FileNotFoundError:
-        return None  # no entry (the usual miss)
     except (OSError, _files.BadEntry) as e:
         if isinstance(e, OSError) and not os.path.lexists(entry):
-            return None  # the cache folder itself is unusable: the store after the build says so
+            return None  # no entry (the usual miss), or a cache folder the store will report
         _files.warn(f"hipwb: cache entry {key[:16]} in {entry.parent.parent} is damaged "
                     f"({_reason(e)}); rebuilding it")
         return None
@@ -147,17 +145,11 @@ def store(key: str, co: CodeObject, deps) -> Path | None:
                     once_for=f"encode:{e}")
         return None
     try:
-        tmp = _files.new_entry_dir(final.parent)
-        try:
-            (tmp / "code.hsaco").write_bytes(elf)
-            (tmp / "entry.json").write_bytes(doc)
-        except BaseException:
-            shutil.rmtree(tmp, ignore_errors=True)
-            raise
-        ours = _files.publish(tmp, final, lambda p: _sound(p, key))
+        ours = _files.store_dir(final, {"code.hsaco": elf, "entry.json": doc},
+                                lambda p: _sound(p, key))
         if not ours and (final / "code.hsaco").read_bytes() != elf:
             return None  # the other writer's build differs (not reproducible): keep ours
     except OSError as e:
-        _files.unusable(root.parent, e)
+        _files.unusable(root, e)
         return None
     return final / "code.hsaco"

@@ -35,12 +35,22 @@ class Diagnostic:
 
 _DIAG_RE = re.compile(r"^(?P<file>[^\s:][^:]*):(?P<line>\d+):(?P<col>\d+): "
                       r"(?P<sev>error|warning|note|fatal error): (?P<msg>.*)$")
+_USER_DIAG_RE = re.compile(r"^:(?P<line>\d+):(?P<col>\d+): "
+                           r"(?P<sev>error|warning|note|fatal error): (?P<msg>.*)$")
 
 
 def parse_diagnostics(stderr: str, src: Path, filename: str) -> list[Diagnostic]:
     """clang's error/warning/note lines, with the temporary path shown as the user's name."""
     out = []
     for line in stderr.splitlines():
+        # the user's own file first: its name may hold ':' or spaces (compile(filename=...))
+        m = (_USER_DIAG_RE.match(line[len(filename):]) if line.startswith(filename + ":")
+             else None)
+        if m is not None:
+            if "[-Rpass-analysis" not in line:
+                out.append(Diagnostic(filename, int(m["line"]), int(m["col"]), m["sev"],
+                                      m["msg"]))
+            continue
         m = _DIAG_RE.match(line)
         if not m or "[-Rpass-analysis" in line:
             continue

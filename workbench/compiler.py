@@ -28,6 +28,7 @@ from typing import Any
 
 from . import cache_files, clang_ast, clang_driver, compile_cache, header_deps, kernel_names
 from . import toolchain as _tc
+from .cache_files import CacheWarning
 from .codeobject import (
     DeviceVariable,
     HiddenArg,
@@ -50,9 +51,9 @@ from .kernel_names import guess_kernel_names, qualified_name, readable_name
 from .prelude import INCLUDE_DIR
 
 __all__ = [
-    "CACHE_FORMAT", "DEFAULT_FILENAME", "INCLUDE_DIR", "CodeObject", "CompileError", "Diagnostic",
-    "Module", "cache_dir", "clear_cache", "compile", "guess_kernel_names", "parse_diagnostics",
-    "qualified_name", "readable_name", "set_kernel_factory",
+    "CACHE_FORMAT", "DEFAULT_FILENAME", "INCLUDE_DIR", "CacheWarning", "CodeObject", "CompileError",
+    "Diagnostic", "Module", "cache_dir", "clear_cache", "compile", "guess_kernel_names",
+    "parse_diagnostics", "qualified_name", "readable_name", "set_kernel_factory",
 ]
 
 

@@ -127,22 +127,20 @@ def hipwb_bitcode(tc, arch: str, options: Sequence[str], cache_root: Path | None
     name = f"hipwb-{arch}-{h.hexdigest()[:20]}"
     homes = ([cache_root / "devlib"] if cache_root is not None else [])
     homes.append(_files.private_dir() / "devlib")
-    for home in homes:
+    data = b""
+    for home in homes:  # the cache; this process's own folder when the cache cannot take it
         state = _check(home / name)
         if state is True:
             return home / name / "hipwb.bc"
         if state is not None:
             _files.warn(f"hipwb: the device library {home / name} is damaged ({state}); "
                         f"rebuilding it")
-    data = _build(tc, arch, defs)
-    doc = json.dumps({"format": DEVLIB_FORMAT, "size": len(data),
-                      "sha256": hashlib.sha256(data).hexdigest()}).encode()
-    for home in homes:
+        data = data or _build(tc, arch, defs)
+        doc = json.dumps({"format": DEVLIB_FORMAT, "size": len(data),
+                          "sha256": hashlib.sha256(data).hexdigest()}).encode()
         try:
-            tmp = _files.new_entry_dir(home)
-            (tmp / "hipwb.bc").write_bytes(data)
-            (tmp / "entry.json").write_bytes(doc)
-            _files.publish(tmp, home / name, lambda p: _check(p) is True)
+            _files.store_dir(home / name, {"hipwb.bc": data, "entry.json": doc},
+                             lambda p: _check(p) is True)
             return home / name / "hipwb.bc"
         except OSError as e:
             if home is homes[-1]:

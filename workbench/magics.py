@@ -324,7 +324,7 @@ class HipMagics(Magics):
         if rest:
             raise UsageError(f"%hipwb cache: unknown option {rest[0]!r}; use %hipwb cache clear")
         root = compiler.cache_dir()
-        n = sum(1 for _ in root.glob("*/*/entry.json")) if root.is_dir() else 0
+        n = sum(1 for _ in root.glob("??/*/entry.json")) if root.is_dir() else 0
         print(f"compile cache: {root} ({n} code objects)")
 
 
