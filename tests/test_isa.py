@@ -106,11 +106,13 @@ def test_isa_view_of_a_kernel_uses_its_own_source_lines(module):
     assert view.title == "add gfx1100" and view.open
     assert "; line 4: if (i < n) out[i] = x[i] + y[i];" in view.text()
     assert view.listing.instructions == module["gfx1100"].listing("add").instructions
-    # Instructions inlined from a header are marked with the header's name.
-    headers = {i.source_file for i in view.listing if i.source_line is None and i.source_file}
+    # Instructions inlined from a header sit under the user's line that called into it, with
+    # the header's file:line (tests/test_inline_sites.py has the details).
+    headers = {(i.source_line, i.header) for i in view.listing if i.header}
     assert headers  # threadIdx & co. come from the prelude
-    for h in headers:
-        assert f"; inlined from {h}" in view.text()
+    for line, h in headers:
+        assert line and h.startswith("coordinates.h:")
+        assert f"[inlined from {h}]" in view.text()
 
 
 CALLS = """

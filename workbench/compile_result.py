@@ -34,6 +34,8 @@ class CodeObject:
     # The ELF as built (kept in memory, so a file damaged on disk later is detected and
     # rewritten instead of failing llvm-objdump or a GPU loader)
     _elf: bytes | None = field(default=None, repr=False)
+    # address -> workbench.inline_sites.Site (None: not covered), filled on demand by listing()
+    _site_memo: dict = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def elf(self) -> bytes:
@@ -122,11 +124,27 @@ class CodeObject:
         return self._listing_text
 
     def listing(self, kernel: str):
-        """The parsed ISA listing of one kernel (``workbench.isa.Listing``)."""
-        from .isa import parse_listing
+        """The parsed ISA listing of one kernel (``workbench.isa.Listing``); instructions
+        inlined from headers carry their header line and the user's line that called it."""
+        from .isa import parse_listing, place_sites
 
         info = self.kernel(kernel)
-        return parse_listing(self.disassembly(), info.symbol)
+        listing = parse_listing(self.disassembly(), info.symbol)
+        inlined = [i.addr for i in listing if i.source_line is None and i.source_file]
+        return place_sites(listing, self._sites(inlined)) if inlined else listing
+
+    def _sites(self, addrs: list[int]) -> dict:
+        """Inline call sites of these addresses (``workbench.inline_sites``), memoised."""
+        from .inline_sites import inline_sites
+        from .isa import is_user_file
+
+        todo = [a for a in addrs if a not in self._site_memo]
+        if todo:
+            tc = _tc.find_toolchain()
+            self._site_memo.update(dict.fromkeys(todo))
+            self._site_memo.update(inline_sites(tc.tool("llvm-symbolizer"), self.intact_path(),
+                                                todo, lambda f: is_user_file(f, None)))
+        return {a: self._site_memo[a] for a in addrs if self._site_memo.get(a) is not None}
 
 
 _kernel_factory: Callable[[Module, str], Any] | None = None

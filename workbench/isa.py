@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
 
 from .display import Displayable
 
@@ -37,6 +39,16 @@ class Instruction:
     # gfx11+ VOPD pairs two VALU ops in one instruction ("v_dual_mov_b32 ... :: v_dual_add...");
     # the first half is mnemonic/operands above, the second half is kept here.
     dual: tuple[str, tuple[str, ...]] | None = None
+    # code inlined from a header: "file.h:line" there; source_line is then the user's line
+    # that called into the header (workbench.inline_sites), None when no user frame is known
+    header: str | None = None
+
+    def location(self) -> str:
+        """"source line 10", "source line 10 (inlined from tile.h:4 > sync.h:24)" or ""."""
+        via = f" (inlined from {self.header})" if self.header else ""
+        if self.source_line:
+            return f"source line {self.source_line}{via}"
+        return f"inlined from {self.header}" if self.header else ""
 
     @property
     def size(self) -> int:
@@ -104,12 +116,14 @@ class Listing(Displayable):
             if ins.addr in self.callees:
                 out.append(f"; called function {self.callees[ins.addr]}:")
                 last = None
-            if ins.source_line is not None and ins.source_line != last:
-                last = ins.source_line
+            here = (ins.source_line, ins.header)
+            if ins.source_line is not None and here != last:
+                last = here
                 src = ""
                 if lines is not None and 0 < ins.source_line <= len(lines):
                     src = "  " + lines[ins.source_line - 1].strip()
-                out.append(f"; line {ins.source_line}:{src}")
+                via = f"  [inlined from {ins.header}]" if ins.header else ""
+                out.append(f"; line {ins.source_line}:{src}{via}")
             prefix = f"{ins.addr:6x}  " if with_addresses else "    "
             out.append(prefix + ins.text)
         return "\n".join(out)
@@ -150,7 +164,7 @@ def parse_operands(rest: str) -> tuple[tuple[str, ...], int]:
 
 
 def parse_listing(text: str, symbol: str, filename: str | None = None,
-                  callees: bool = True) -> Listing:
+                  callees: bool = True, sites: Mapping[int, Any] | None = None) -> Listing:
     """The instructions of ``symbol`` from an ``llvm-objdump -d -l`` listing, followed (with
     ``callees``) by those of every function it calls, directly or not: device functions that
     were not inlined (``__noinline__``, recursion) run as real calls (``s_swappc_b64``), and
@@ -158,6 +172,9 @@ def parse_listing(text: str, symbol: str, filename: str | None = None,
 
     ``source_line`` is set only for lines of the user's file (``filename``, or any file that is
     not a header when filename is None); lines inside inlined headers keep ``source_file``.
+    ``sites`` (``workbench.inline_sites``: address -> Site) gives each instruction inlined from
+    a header its ``header`` ("file.h:line") and, as ``source_line``, the user's line that
+    called into the header.
     """
     listing = Listing(symbol, _symbol_instructions(text, symbol, filename))
     if callees:
@@ -172,7 +189,24 @@ def parse_listing(text: str, symbol: str, filename: str | None = None,
                     listing.callees[target] = callee
                     todo.append(_symbol_instructions(text, callee, filename))
                     listing.instructions.extend(todo[-1])
+    if sites:
+        place_sites(listing, sites)
     return listing
+
+
+def place_sites(listing: Listing, sites: Mapping[int, Any]) -> Listing:
+    """Give each instruction inlined from a header its ``header`` and, as ``source_line``, the
+    user's line that called into the header (``sites``: address -> ``inline_sites.Site``)."""
+    listing.instructions[:] = [_placed(ins, sites.get(ins.addr))
+                               for ins in listing.instructions]
+    return listing
+
+
+def _placed(ins: Instruction, site: Any) -> Instruction:
+    """An instruction inlined from a header, given its user call-site line and header line."""
+    if site is None or ins.source_line is not None or site.header is None:
+        return ins
+    return replace(ins, source_line=site.user_line, header=site.header)
 
 
 _GETPC_ADD = ("s_add_u32", "s_add_co_u32")
@@ -247,7 +281,7 @@ def _symbol_instructions(text: str, symbol: str, filename: str | None) -> list[I
         if second:
             m2, _, rest2 = second.strip().partition(" ")
             dual = (m2, parse_operands(rest2)[0])
-        user = cur_file is not None and _is_user_file(cur_file, filename)
+        user = cur_file is not None and is_user_file(cur_file, filename)
         listing.instructions.append(Instruction(
             addr=int(m["addr"], 16), mnemonic=mnemonic, operands=ops,
             words=tuple(int(w, 16) for w in m["words"].split()),
@@ -271,7 +305,9 @@ def _symbol_instructions(text: str, symbol: str, filename: str | None) -> list[I
     return ins
 
 
-def _is_user_file(path: str, filename: str | None) -> bool:
+def is_user_file(path: str, filename: str | None) -> bool:
+    """Whether a path in the line tables is the user's file (``filename``), or, when that is
+    None, any file that is not a header."""
     base = path.rsplit("/", 1)[-1]
     if filename is not None:
         return base == filename

@@ -119,8 +119,10 @@ class InstructionConflicts:
     def __init__(self, *, pc: int, op: DsInstruction, arch: str, table: PhaseTable,
                  source_line: int | None, source_file: str | None, source_text: str, asm: str,
                  records: Any, rows: np.ndarray, degrees: np.ndarray,
-                 address_conflicts: np.ndarray) -> None:
+                 address_conflicts: np.ndarray, header: str | None = None) -> None:
         self.pc = int(pc)
+        # inlined from a header: "file.h:line" there (source_line is the user's calling line)
+        self.header = header
         self.op = op
         self.arch = arch
         self.table = table
@@ -218,12 +220,11 @@ class InstructionConflicts:
         return self._hits
 
     def where(self) -> str:
-        """'line 13' or 'file.h:13' or '?'."""
+        """'13', 'file.h:13', '13 (tile.h:40)' (header code reached from line 13), or '?'."""
         if self.source_line is None:
-            return "?"
-        if self.source_file:
-            return f"{self.source_file}:{self.source_line}"
-        return str(self.source_line)
+            return f"? ({self.header})" if self.header else "?"
+        at = f"{self.source_file}:{self.source_line}" if self.source_file else str(self.source_line)
+        return f"{at} ({self.header})" if self.header else at
 
     def verdict(self) -> str:
         if not self.op.touches_banks:
@@ -252,8 +253,9 @@ class InstructionConflicts:
 
     def _key(self) -> tuple:
         return (self.pc, self.op, self.arch, self.table, self.source_line, self.source_file,
-                self.source_text, self.executions, self.lane_accesses, self.conflict_cycles,
-                self.address_conflict_cycles, self.cycles, self.ideal_cycles, self.worst)
+                self.header, self.source_text, self.executions, self.lane_accesses,
+                self.conflict_cycles, self.address_conflict_cycles, self.cycles,
+                self.ideal_cycles, self.worst)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, InstructionConflicts):
@@ -498,7 +500,8 @@ def trace_conflicts(trace: Any, arch: str | None = None, *, source: Any = None
     lines, first = _source_lines(source)
     ins_by_pc = {int(i.addr): i for i in (getattr(trace, "instructions", None) or ())}
     main_file = Counter(getattr(i, "source_file", None) for i in ins_by_pc.values()
-                        if getattr(i, "source_line", None)).most_common(1)
+                        if getattr(i, "source_line", None) and not getattr(i, "header", None)
+                        ).most_common(1)
     main_file = main_file[0][0] if main_file else None
 
     pc = np.asarray(rec.pc).astype(np.int64)
@@ -536,7 +539,9 @@ def trace_conflicts(trace: Any, arch: str | None = None, *, source: Any = None
         addr = addr[..., :2] if op.addresses == 2 else addr[..., 0]
         batch = analyze_batch(addr, ex_all[rows].astype(bool), op, arch_name)
         ins = ins_by_pc.get(p)
-        sfile = getattr(ins, "source_file", None)
+        header = getattr(ins, "header", None)
+        # header code placed at the user's calling line is in the user's file
+        sfile = None if header else getattr(ins, "source_file", None)
         text = ""
         if lines is not None and line is not None and (sfile is None or sfile == main_file):
             j = line - first
@@ -545,7 +550,7 @@ def trace_conflicts(trace: Any, arch: str | None = None, *, source: Any = None
             pc=p, op=op, arch=batch.arch, table=batch.table, source_line=line,
             source_file=sfile if sfile not in (None, main_file) else None, source_text=text,
             asm=getattr(ins, "text", name), records=rec, rows=np.array(rows),
-            degrees=batch.degrees, address_conflicts=batch.address_conflicts))
+            degrees=batch.degrees, address_conflicts=batch.address_conflicts, header=header))
     results.sort(key=lambda i: (-i.conflict_cycles, -i.address_conflict_cycles, i.pc))
     return TraceConflicts(kernel, results[0].arch if results else arch_name, tuple(results),
                           tuple(unmodelled), bool(getattr(trace, "truncated", False)),

@@ -49,11 +49,12 @@ class IsaView(View):
         out: list[tuple[bool, str]] = []
         last: tuple[int | None, str | None] = (None, None)
         for ins in self.listing:
-            here = (ins.source_line, None if ins.source_line is not None else ins.source_file)
+            here = (ins.source_line, ins.header if ins.source_line is not None else ins.source_file)
             if here != last and (here[0] is not None or here[1] is not None):
                 if ins.source_line is not None:
                     src = _source_line(lines, ins.source_line)
-                    out.append((True, f"; line {ins.source_line}: {src}".rstrip()))
+                    via = f"  [inlined from {ins.header}]" if ins.header else ""
+                    out.append((True, f"; line {ins.source_line}: {src}".rstrip() + via))
                 else:
                     out.append((True, f"; inlined from {ins.source_file}"))
             last = here

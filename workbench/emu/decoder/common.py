@@ -81,7 +81,7 @@ def fault(st: Any, g: Any, d: Decoded, space: str, bad: np.ndarray, addr: int, w
     wg = tuple(int(x) for x in st.wg_global[wave])
     name = st.launch.kernel_name if st.launch is not None else "?"
     line = d.inst.source_line
-    src = f" (source line {line})" if line else ""
+    src = f" ({d.inst.location()})" if d.inst.location() else ""
     shown = lanes if len(lanes) <= 8 else lanes[:8] + ["..."]
     kind = "write" if write else "read"
     reason = ("misaligned" if why.startswith("misaligned") else

@@ -256,7 +256,7 @@ def run_batch(launch: Launch, st: State, entry: int) -> None:
 
 def _where(launch: Launch, idx: int) -> str:
     ins = launch.program.insts[min(idx, len(launch.program.insts) - 1)]
-    line = f" (source line {ins.source_line})" if ins.source_line else ""
+    line = f" ({ins.location()})" if ins.location() else ""
     return f"pc 0x{ins.addr:x}{line}: `{ins.text}`"
 
 

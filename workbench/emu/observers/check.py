@@ -58,9 +58,11 @@ class Finding:
     lanes: tuple = ()
     address: int | None = None
     detail: str = ""
+    header: str | None = None  # inlined header code: "tile.h:40 > sync.h:24" (source_line calls it)
 
     def text(self) -> str:
         line = f" line {self.source_line}" if self.source_line else ""
+        line += f" (inlined from {self.header})" if self.header else ""
         addr = f", LDS address 0x{self.address:x}" if self.address is not None else ""
         lanes = f", lanes {_short(self.lanes)}" if self.lanes else ""
         return (f"[{self.kind}] {self.kernel} pc 0x{self.pc:x}{line} `{self.instruction}`: "
@@ -255,7 +257,7 @@ class Checker:
         self._seen.add(k)
         ins = self.prog.insts[pc]
         rep.findings.append(Finding(kind, self.kernel, ins.addr, ins.source_line or 0,
-                                    ins.text.strip(), **kw))
+                                    ins.text.strip(), header=getattr(ins, "header", None), **kw))
 
     # -- engine hooks -------------------------------------------------------------------
     def step(self, st: Any, g: Any) -> None:

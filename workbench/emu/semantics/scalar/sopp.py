@@ -87,7 +87,7 @@ def _trap(d: Decoded):
         wg = tuple(int(x) for x in st.wg_global[wave])
         shown = lanes if len(lanes) <= 8 else lanes[:8] + ["..."]
         line = d.inst.source_line
-        src = f" (source line {line})" if line else ""
+        src = f" ({d.inst.location()})" if d.inst.location() else ""
         name = st.launch.kernel_name
         raise KernelFault(
             f"kernel {name!r} trapped: `{d.inst.text}` at pc 0x{d.addr:x}{src}, lanes {shown} "
