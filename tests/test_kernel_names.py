@@ -83,3 +83,45 @@ def test_magic_binds_readable_names(tmp_path, monkeypatch):
                     "kernel_gemm_impl_1_32_kernel.on('emulator')[1, 64](_o, 64); "
                     "assert (_o == 33).all()")
     assert r.success, r.error_in_exec
+
+
+SIGNS = r'''
+template <int A, int B, int C, bool X, bool Y>
+__global__ void k(float* o) { o[threadIdx.x] = A + B + C + X + Y; }
+template __global__ void k<-1, -1, -1, true, false>(float*);
+template __global__ void k<1, 1, 1, true, false>(float*);
+template <typename T> __global__ void s(T* o) { o[threadIdx.x] = sizeof(T); }
+template __global__ void s<double>(double*);
+'''
+
+
+def test_negative_template_arguments_keep_their_own_python_name():
+    """k<-1, ...> and k<1, ...> were both k_1_1_1_true_false: one silently replaced the
+    other in the module's kernel table."""
+    m = wb.compile(SIGNS, "gfx942")
+    assert set(m.kernels) == {"k_m1_m1_m1_true_false", "k_1_1_1_true_false", "s"}
+    # addressable by the C++ spelling, spaces or not, and by the Python name: one object each
+    neg = m["k<-1, -1, -1, true, false>"]
+    assert neg is m["k<-1,-1,-1,true,false>"] is m.k_m1_m1_m1_true_false
+    assert neg.name == "k_m1_m1_m1_true_false"
+    o = np.zeros(64, np.float32)
+    neg.on("emulator")[1, 64](o)
+    assert (o == -2).all()
+    m["k<1, 1, 1, true, false>"].on("emulator")[1, 64](o)
+    assert (o == 4).all()
+    # a template with a single instance answers to its bare name
+    d = np.zeros(64, np.float64)
+    m["s"].on("emulator")[1, 64](d)
+    assert (d == 8).all()
+    with pytest.raises(KeyError, match="'k' names 2 template instances"):
+        m["gfx942"].kernel("k")
+
+
+@pytest.mark.parametrize("cpp, py", [
+    ("k<-1, 2>", "k_m1_2"), ("k<1, 2>", "k_1_2"), ("f<float*, int&>", "f_float_ptr_int_ref"),
+    ("g<1.5>", "g_1p5"), ("C<0, 4>::k", "C_0_4_k"), ("<lambda>", "lambda"),
+])
+def test_the_python_name_rule(cpp, py):
+    from workbench.kernel_names import identifier
+
+    assert identifier(cpp) == py

@@ -27,7 +27,9 @@ from .codeobject import (
 )
 from .compile_diagnostics import Diagnostic
 
-FORMAT = 10  # the entry's JSON shape; compile_cache.CACHE_FORMAT follows it
+# the entry's JSON shape; compile_cache.CACHE_FORMAT follows it (11: Python names of kernels
+# keep a minus as m, k<-1> -> k_m1)
+FORMAT = 11
 
 
 class _Kind:

@@ -219,7 +219,15 @@ class Module:
         return False
 
     def get_function(self, name: str) -> Any:
-        """The launchable kernel ``name`` (``workbench.Kernel``): one object per name."""
+        """The launchable kernel ``name`` (``workbench.Kernel``), by any spelling
+        ``CodeObject.kernel`` takes (``"k<-1, 2>"``, ``"k_m1_2"``, the symbol): one object
+        per kernel, named by its Python name."""
+        for co in self.objects.values():
+            try:
+                name = co.kernel(name).name
+                break
+            except KeyError:
+                continue
         k = self._bound.get(name)
         if k is None:
             if _kernel_factory is None:

@@ -96,8 +96,27 @@ def python_names(raws, params, demangled: dict[str, str]) -> dict[str, str]:
         i = dem.find("(", len(qualified_name(dem))) if dem else -1
         if i >= 0:
             base[sym] += "_" + dem[i:].replace("*", "_ptr")
-    return {s: re.sub(r"_+", "_", re.sub(r"\W", "_", n)).strip("_") or "kernel"
-            for s, n in base.items()}
+    names = {s: identifier(n) for s, n in base.items()}
+    # what the spelling rule still maps together (k<a_b> and k<a, b>) is told apart by order
+    taken: dict[str, int] = {}
+    for sym in sorted(names):
+        n = names[sym]
+        taken[n] = taken.get(n, 0) + 1
+        if taken[n] > 1:
+            names[sym] = f"{n}_{taken[n]}"
+    return names
+
+
+def identifier(name: str) -> str:
+    """A readable C++ kernel name as a Python identifier that keeps distinct names distinct:
+    a minus before a number is ``m`` (``k<-1, 2>`` -> ``k_m1_2``, never ``k<1, 2>``'s
+    ``k_1_2``), a decimal point ``p``, ``*`` ``ptr``, ``&`` ``ref``; any other run of
+    characters that cannot stand in an identifier is one ``_``."""
+    n = re.sub(r"-(?=\d)", "_m", name)
+    n = re.sub(r"(?<=\d)\.(?=\d)", "p", n)
+    n = n.replace("*", "_ptr").replace("&", "_ref")
+    n = re.sub(r"_+", "_", re.sub(r"\W", "_", n)).strip("_") or "kernel"
+    return f"k_{n}" if n[0].isdigit() else n
 
 
 _ATTR_RE = re.compile(r"__launch_bounds__\s*\([^()]*\)|__attribute__\s*\(\(.*?\)\)", re.S)
