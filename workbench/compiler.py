@@ -3,13 +3,16 @@
 One clang run per target builds the code object and prints LLVM's own resource/occupancy remark
 (``-Rpass-analysis=kernel-resource-usage``); one ``-ast-dump=json`` run, concurrent with it, names
 each kernel argument and its C type (the code-object metadata alone cannot tell int from float).
-Results live in a content-addressed on-disk cache (atomic directory renames, so two notebooks
-may compile at once) plus an in-process memo.
+Results live in a content-addressed on-disk cache (plain JSON + the raw code object, checked on
+read, each entry published by one directory rename, so several processes may compile at once)
+plus an in-process memo.
 
 This module runs a compile; its parts live next to it: ``clang_driver`` (command lines),
-``compile_diagnostics`` (errors, warnings, remarks), ``header_deps``, ``compile_cache``,
-``clang_ast`` and ``kernel_names`` (what the kernels are called and take), ``compile_result``
-(``Module``, ``CodeObject``) and ``prelude`` (``INCLUDE_DIR``).
+``compile_diagnostics`` (errors, warnings, remarks), ``header_deps``, ``compile_cache`` (keys,
+lookups, stores), ``cache_entry`` (an entry's JSON, checked field by field), ``cache_files``
+(atomic writes, CacheWarning, the private fallback folder), ``clang_ast`` and ``kernel_names``
+(what the kernels are called and take), ``compile_result`` (``Module``, ``CodeObject``) and
+``prelude`` (``INCLUDE_DIR``).
 """
 
 from __future__ import annotations
@@ -72,7 +75,10 @@ def compile(
     """Compile HIP device source for one or several AMD targets.
 
     ``filename``/``first_line`` name the source in diagnostics and in the ISA's source lines
-    (a notebook passes the cell's line of its first body line). ``options`` go to clang as-is.
+    (a notebook passes the cell's line of its first body line); the name may hold any text but
+    control characters (it is escaped into a ``#line`` directive). ``options`` go to clang
+    as-is. ``cache=False`` neither reads nor writes the cache folder (``cache_dir()``); an
+    unusable one (read-only, full, a file) compiles in memory with one ``CacheWarning``.
     """
     from .arch import get as get_arch
 
