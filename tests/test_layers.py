@@ -44,11 +44,12 @@ LAYERS: dict[str, int] = {
     "workbench.kernel_names": 1, "workbench.clang_ast": 1, "workbench.clang_driver": 1,
     "workbench.compile_result": 1, "workbench.compile_cache": 1, "workbench.cache_entry": 1,
     "workbench.cache_files": 1,
-    "workbench.layouts.probes": 1,
+    "workbench.layouts.probes": 1, "workbench.inline_sites": 1,
     "workbench.emu": 2,
     "workbench.runtime": 3,
     "workbench.widgets": 4,
-    "workbench.magics": 5, "workbench.cli": 5, "workbench.doctor": 5, "workbench": 5,
+    "workbench.magics": 5, "workbench.cli": 5, "workbench.doctor": 5, "workbench.corpus": 5,
+    "workbench": 5,
 }
 NAMES = ["models", "compiler", "emu", "runtime", "widgets", "front doors"]
 

@@ -1,6 +1,8 @@
-"""The ``hipwb`` command: ``hipwb doctor`` and ``hipwb compile FILE.hip`` from a shell.
+"""The ``hipwb`` command: ``hipwb doctor``, ``hipwb compile FILE.hip`` and ``hipwb corpus DIR``
+from a shell.
 
-Exit codes: 0 ok, 1 compile error (or no toolchain to compile with), 2 usage error.
+Exit codes: 0 ok, 1 compile error (or no toolchain to compile with; for ``corpus``: a file of
+the corpus did not compile), 2 usage error.
 """
 
 from __future__ import annotations
@@ -15,11 +17,11 @@ from pathlib import Path
 EXIT_OK, EXIT_COMPILE, EXIT_USAGE = 0, 1, 2
 
 
-def _parser() -> tuple[argparse.ArgumentParser, argparse.ArgumentParser]:
-    """The ``hipwb`` parser and its ``compile`` subparser."""
+def _parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
+    """The ``hipwb`` parser and its subparsers by command (for their usage lines)."""
     p = argparse.ArgumentParser(
         prog="hipwb", description="hipwb: compile and inspect AMD GPU HIP kernels.")
-    sub = p.add_subparsers(dest="command", metavar="{doctor,compile}")
+    sub = p.add_subparsers(dest="command", metavar="{doctor,compile,corpus}")
     sub.required = True
     d = sub.add_parser("doctor", help="show the toolchain, targets, devices and versions found")
     d.add_argument("--json", action="store_true", help="machine-readable output")
@@ -35,7 +37,23 @@ def _parser() -> tuple[argparse.ArgumentParser, argparse.ArgumentParser]:
     c.add_argument("--wave64", action="store_true", help="compile RDNA targets for wave64")
     c.add_argument("--block", type=int, help="block size for the occupancy summary")
     c.add_argument("--no-cache", action="store_true", help="compile even if cached")
-    return p, c
+    k = sub.add_parser("corpus", help="compile every HIP file of a folder (a checkout) and "
+                                      "tabulate what compiles; --run smoke-runs the kernels")
+    k.add_argument("dir", help="folder to search for .hip files (and .cpp/.cu/.cc/.cxx files "
+                               "that define a __global__ function)")
+    k.add_argument("--arch", default="gfx942", help="comma-separated gfx targets (default "
+                                                    "gfx942); --run uses the first")
+    k.add_argument("-D", dest="defines", action="append", default=[], metavar="X[=Y]")
+    k.add_argument("-I", dest="includes", action="append", default=[], metavar="DIR")
+    k.add_argument("--option", dest="options", action="append", default=[], metavar="FLAG",
+                   help="a clang flag for every file, e.g. --option=-std=c++20")
+    k.add_argument("--compile-commands", metavar="FILE",
+                   help="compile_commands.json: each file's own -I/-D/-std/-f flags")
+    k.add_argument("--run", action="store_true", help="smoke-run each kernel once on the "
+                   "emulator (one workgroup, zero-filled buffers): does it execute?")
+    k.add_argument("--jobs", type=int, help="files compiled at once (default: up to 4)")
+    k.add_argument("--json", action="store_true", help="machine-readable output")
+    return p, {"doctor": d, "compile": c, "corpus": k}
 
 
 def _usage(parser: argparse.ArgumentParser, message: str) -> int:
@@ -111,16 +129,52 @@ def _compile(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _corpus(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    from .compile_options import parse_archs, parse_defines
+    from .corpus import run_corpus
+    from .toolchain import ToolchainError
+
+    if not Path(args.dir).is_dir():
+        return _usage(parser, f"not a folder: {args.dir} (hipwb corpus takes a checkout's "
+                              "folder; hipwb compile takes one file)")
+    try:
+        archs = parse_archs(args.arch)
+        defines = parse_defines(args.defines)
+    except ValueError as e:
+        return _usage(parser, str(e))
+    if args.jobs is not None and args.jobs < 1:
+        return _usage(parser, f"--jobs must be at least 1, got {args.jobs}")
+
+    def progress(f) -> None:
+        if not args.json:
+            mark = "ok " if f.ok else "ERR"
+            print(f"  {mark} {f.path} ({f.seconds:.1f} s)", file=sys.stderr, flush=True)
+
+    try:
+        rep = run_corpus(args.dir, archs, include_dirs=args.includes, defines=defines,
+                         options=args.options, compile_commands=args.compile_commands,
+                         run=args.run, jobs=args.jobs, progress=progress)
+    except ValueError as e:
+        return _usage(parser, str(e))
+    except ToolchainError as e:
+        print(f"hipwb: {e}", file=sys.stderr)
+        return EXIT_COMPILE
+    print(json.dumps(rep.json(), indent=2) if args.json else rep.text())
+    return EXIT_OK if rep.compiled == len(rep.files) else EXIT_COMPILE
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``hipwb`` command line; returns the exit code."""
-    parser, compile_parser = _parser()
+    parser, subs = _parser()
     try:
         args = parser.parse_args(argv)
     except SystemExit as e:  # argparse: --help (0) or a usage error (2)
         return int(e.code or 0)
     if args.command == "doctor":
         return _doctor(args)
-    return _compile(compile_parser, args)
+    if args.command == "corpus":
+        return _corpus(subs["corpus"], args)
+    return _compile(subs["compile"], args)
 
 
 if __name__ == "__main__":
