@@ -32,53 +32,93 @@ from .compile_diagnostics import Diagnostic
 FORMAT = 11
 
 
+class _Bad(Exception):
+    """What is wrong with one value; containers add where it sits on the way up (so the fast
+    path builds no location strings), decode turns it into a BadEntry."""
+
+    def __init__(self, what: str):
+        super().__init__(what)
+        self.what, self.path = what, []
+
+    def at(self, step: str) -> _Bad:
+        self.path.append(step)
+        return self
+
+
 class _Kind:
-    """How one value is written to JSON and checked when read back."""
+    """How one value is written to JSON and checked when read back. ``typ`` (scalars) or
+    ``valid`` + ``conv`` (rows of scalars) give lists of them a fast check: an entry lists a
+    few hundred headers."""
 
-    def __init__(self, name, enc, dec):
+    def __init__(self, name, enc, dec, typ=None, valid=None, conv=None):
         self.name, self.enc, self.dec = name, enc, dec
+        self.typ, self.valid, self.conv = typ, valid, conv
 
 
-def _scalar(name: str, ok) -> _Kind:
-    def dec(v, where):
-        if not ok(v):
-            raise BadEntry(f"{where} is {type(v).__name__} {str(v)[:40]!r}, not {name}")
+def _scalar(name: str, typ: type) -> _Kind:
+    def dec(v):
+        if type(v) is not typ:
+            raise _Bad(f"is {type(v).__name__} {str(v)[:40]!r}, not {name}")
         return v
-    return _Kind(name, lambda v: v, dec)
+    return _Kind(name, lambda v: v, dec, typ=typ)
 
 
-INT = _scalar("an int", lambda v: type(v) is int)
-STR = _scalar("a string", lambda v: type(v) is str)
-BOOL = _scalar("a bool", lambda v: type(v) is bool)
-FLOAT = _scalar("a float", lambda v: type(v) is float)
+INT = _scalar("an int", int)  # exact types: a bool is no int here, an int no float
+STR = _scalar("a string", str)
+BOOL = _scalar("a bool", bool)
+FLOAT = _scalar("a float", float)
 
 
 def _opt(k: _Kind) -> _Kind:
     return _Kind(k.name + " or null", lambda v: None if v is None else k.enc(v),
-                 lambda v, w: None if v is None else k.dec(v, w))
+                 lambda v: None if v is None else k.dec(v))
+
+
+def _each(k: _Kind, items) -> list:
+    out = []
+    for i, x in items:
+        try:
+            out.append(k.dec(x))
+        except _Bad as e:
+            raise e.at(f"[{i!r}]") from None
+    return out
 
 
 def _tuple(k: _Kind) -> _Kind:
-    def dec(v, where):
+    def dec(v):
         if type(v) is not list:
-            raise BadEntry(f"{where} is not a list")
-        return tuple(k.dec(x, f"{where}[{i}]") for i, x in enumerate(v))
+            raise _Bad("is not a list")
+        if k.typ is not None and all(type(x) is k.typ for x in v):
+            return tuple(v)
+        if k.valid is not None and all(map(k.valid, v)):
+            return tuple(map(k.conv, v))
+        return tuple(_each(k, enumerate(v)))
     return _Kind("a list", lambda v: [k.enc(x) for x in v], dec)
 
 
 def _row(*ks: _Kind) -> _Kind:
-    def dec(v, where):
+    """A fixed-length list of scalars, read back as a tuple."""
+    types = tuple(k.typ for k in ks)
+
+    def dec(v):
         if type(v) is not list or len(v) != len(ks):
-            raise BadEntry(f"{where} is not a list of {len(ks)}")
-        return tuple(k.dec(x, f"{where}[{i}]") for i, (k, x) in enumerate(zip(ks, v)))
-    return _Kind("a row", lambda v: [k.enc(x) for k, x in zip(ks, v)], dec)
+            raise _Bad(f"is not a list of {len(ks)}")
+        out = []
+        for i, (k, x) in enumerate(zip(ks, v)):
+            try:
+                out.append(k.dec(x))
+            except _Bad as e:
+                raise e.at(f"[{i}]") from None
+        return tuple(out)
+    return _Kind("a row", lambda v: [k.enc(x) for k, x in zip(ks, v)], dec,
+                 valid=lambda v: type(v) is list and tuple(map(type, v)) == types, conv=tuple)
 
 
 def _dict(k: _Kind) -> _Kind:
-    def dec(v, where):
+    def dec(v):
         if type(v) is not dict:
-            raise BadEntry(f"{where} is not an object")
-        return {n: k.dec(x, f"{where}[{n!r}]") for n, x in v.items()}
+            raise _Bad("is not an object")
+        return dict(zip(v, _each(k, v.items())))
     return _Kind("an object", lambda v: {_key(n): k.enc(x) for n, x in v.items()}, dec)
 
 
@@ -106,9 +146,9 @@ def _plain(v: Any) -> Any:
     raise TypeError(f"a {type(v).__name__} cannot be stored as JSON exactly")
 
 
-def _json_object(v, where):
+def _json_object(v):
     if type(v) is not dict:
-        raise BadEntry(f"{where} is not an object")
+        raise _Bad("is not an object")
     return v  # json.loads made it: only plain data inside
 
 
@@ -121,17 +161,31 @@ def _record(cls, spec: dict[str, _Kind]) -> _Kind:
     if sorted(names) != sorted(spec):
         raise AssertionError(f"{cls.__name__}: the cache spec names {sorted(spec)}, the "
                              f"dataclass has {sorted(names)}")
+    keys = set(names)
+    kinds = [(n, spec[n]) for n in names]
+    # all fields plain scalars (HiddenArg, Resources, KernelDescriptor): one type comparison
+    types = tuple(spec[n].typ for n in names) if all(spec[n].typ for n in names) else None
 
     def enc(obj):
         return {n: spec[n].enc(getattr(obj, n)) for n in names}
 
-    def dec(v, where):
+    def dec(v):
         if type(v) is not dict:
-            raise BadEntry(f"{where} is not an object")
-        if set(v) != set(spec):
-            missing, extra = sorted(set(spec) - set(v)), sorted(set(v) - set(spec))
-            raise BadEntry(f"{where} ({cls.__name__}) lacks {missing} / has unknown {extra}")
-        return cls(**{n: spec[n].dec(v[n], f"{where}.{n}") for n in names})
+            raise _Bad("is not an object")
+        if v.keys() != keys:
+            missing, extra = sorted(keys - set(v)), sorted(set(v) - keys)
+            raise _Bad(f"({cls.__name__}) lacks {missing} / has unknown {extra}")
+        if types is not None:
+            values = [v[n] for n in names]
+            if tuple(map(type, values)) == types:
+                return cls(*values)
+        args = {}
+        for n, k in kinds:
+            try:
+                args[n] = k.dec(v[n])
+            except _Bad as e:
+                raise e.at(f".{n}") from None
+        return cls(**args)
     return _Kind(cls.__name__, enc, dec)
 
 
@@ -158,15 +212,16 @@ DIAGNOSTIC = _record(Diagnostic, {"file": STR, "line": INT, "column": INT, "seve
                                   "message": STR})
 # header_deps.read_deps: (path, size, mtime_ns, sha256) per header, or None (no list)
 DEPS = _opt(_tuple(_row(STR, INT, INT, STR)))
-SHA256 = _Kind("a SHA-256", lambda v: v, lambda v, w: _sha(v, w))
+_HEX = frozenset("0123456789abcdef")
 
 
-def _sha(v, where):
-    if type(v) is not str or len(v) != 64 or any(c not in "0123456789abcdef" for c in v):
-        raise BadEntry(f"{where} is not a SHA-256 hex digest")
+def _sha(v):
+    if type(v) is not str or len(v) != 64 or not _HEX.issuperset(v):
+        raise _Bad("is not a SHA-256 hex digest")
     return v
 
 
+SHA256 = _Kind("a SHA-256", lambda v: v, _sha)
 ENTRY = {
     "format": INT, "key": STR, "arch": STR, "sha256": SHA256, "size": INT,
     "command": _tuple(STR), "compile_seconds": FLOAT, "deps": DEPS,
@@ -187,15 +242,21 @@ def encode(co, key: str, deps, sha256: str) -> bytes:
 
 def decode(doc: Any, key: str) -> dict[str, Any]:
     """The checked fields of an entry.json document stored under ``key`` (BadEntry when it is
-    not exactly what ``encode`` writes for that key)."""
+    not exactly what ``encode`` writes for that key, naming where: ``kernels['k'].resources.
+    vgprs is str '12', not an int``)."""
     if type(doc) is not dict:
         raise BadEntry("entry.json is not an object")
     if doc.get("format") != FORMAT:
         raise BadEntry(f"entry.json has format {str(doc.get('format'))[:20]}, not {FORMAT}")
-    if set(doc) != set(ENTRY):
-        missing, extra = sorted(set(ENTRY) - set(doc)), sorted(set(doc) - set(ENTRY))
+    if doc.keys() != ENTRY.keys():
+        missing, extra = sorted(ENTRY.keys() - set(doc)), sorted(set(doc) - ENTRY.keys())
         raise BadEntry(f"entry.json lacks {missing} / has unknown {extra}")
-    out = {n: k.dec(doc[n], n) for n, k in ENTRY.items()}
+    out = {}
+    for n, k in ENTRY.items():
+        try:
+            out[n] = k.dec(doc[n])
+        except _Bad as e:
+            raise BadEntry(n + "".join(reversed(e.path)) + " " + e.what) from None
     if out["key"] != key:
         raise BadEntry("entry.json names another key (copied from elsewhere)")
     for name, k in out["kernels"].items():
