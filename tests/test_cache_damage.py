@@ -42,11 +42,15 @@ def _damage(path):
 def test_damaged_object_rewritten_before_listing_and_launch(cache):
     mod = wb.compile(SRC, "gfx942")
     co = mod["gfx942"]
-    _damage(co.path)
+    entry = co.path
+    _damage(entry)
     (co.path.with_name("listing.txt")).unlink(missing_ok=True)
     k = Kernel(mod, "twice", device="emulator")
     assert any(i.mnemonic.startswith("global_store") for i in k.isa)  # no CalledProcessError
-    assert co.path.read_bytes() == co.elf  # the file was rewritten from the build
+    # the object now reads from a private copy of the build; the shared entry is not written
+    # behind other processes' backs (the next lookup finds it damaged and rebuilds it)
+    assert co.path != entry and co.path.read_bytes() == co.elf
+    assert entry.is_relative_to(cache) and entry.read_bytes() != co.elf
     x = np.arange(64, dtype=np.float32)
     y = np.zeros(64, np.float32)
     k[1, 64](x, y)
