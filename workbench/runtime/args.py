@@ -311,6 +311,8 @@ def _buffer(arg: KernelArg, value: Any, where: str) -> BoundArg:
     if not _contiguous(value):
         raise LaunchError(f"{where} ({arg.ctype}) must be contiguous in memory "
                           "(use np.ascontiguousarray / tensor.contiguous())")
+    if isinstance(value, np.ndarray):
+        _readable_layout(arg, value, where)
     want = element_dtype(arg.pointee)
     got = array_dtype(value)
     if want is not None and got != want:
@@ -322,6 +324,27 @@ def _buffer(arg: KernelArg, value: Any, where: str) -> BoundArg:
         raise LaunchError(f"{where} ({arg.ctype}) is written by the kernel but the array is "
                           "read-only")
     return BoundArg(arg, "buffer", value, want)
+
+
+def _readable_layout(arg: KernelArg, value: np.ndarray, where: Any) -> None:
+    """Refuse a numpy array whose bytes the kernel would misread: non-native byte order (a
+    GPU, like this host, reads little-endian: a '>f4' array would be read as garbage), Python
+    objects (pointers to PyObjects, not numbers) and masked arrays (the kernel sees the data,
+    never the mask)."""
+    dt = value.dtype
+    if dt.hasobject:
+        raise LaunchError(f"{where} ({arg.ctype}) got an array of Python objects (dtype "
+                          f"{dt}): the kernel reads raw numbers; convert it, e.g. "
+                          f"np.asarray(arr, dtype=np.float32)")
+    if not dt.isnative:
+        fix = ("arr.astype(arr.dtype.newbyteorder('='))" if dt.fields else
+               f"arr.astype({dt.newbyteorder('=').str!r})")
+        raise LaunchError(f"{where} ({arg.ctype}) got a {dt.str!r} array, in non-native "
+                          f"(big-endian) byte order: the kernel reads it as little-endian and "
+                          f"would compute garbage; convert it with {fix}")
+    if isinstance(value, np.ma.MaskedArray):
+        raise LaunchError(f"{where} ({arg.ctype}) got a masked array: the kernel reads its data "
+                          f"and ignores the mask; pass arr.filled(value) or arr.data")
 
 
 class _Where:
@@ -368,6 +391,24 @@ def normalize_dims(value: Any, what: str) -> tuple[int, int, int]:
     if any(d < 1 for d in dims):
         raise LaunchError(f"{what} dimensions must be >= 1, got {dims}")
     return dims  # type: ignore[return-value]
+
+
+# The AQL dispatch packet holds the grid size in work-items as one uint32 per dimension (HSA
+# Platform System Architecture spec, hsa_kernel_dispatch_packet_t grid_size_x/y/z), so no AMD
+# launch can have more than 2**32 - 1 work-items along a dimension.
+MAX_WORK_ITEMS_PER_DIM = 2**32 - 1
+
+
+def check_grid(grid: tuple[int, int, int], block: tuple[int, int, int]) -> None:
+    """Refuse a grid whose work-items along a dimension (grid x block) overflow the dispatch
+    packet's uint32."""
+    for axis, g, b in zip("xyz", grid, block):
+        if g * b > MAX_WORK_ITEMS_PER_DIM:
+            raise LaunchError(
+                f"grid {grid} x block {block} has {g * b:,} work-items along {axis}; a dispatch "
+                f"allows at most {MAX_WORK_ITEMS_PER_DIM:,} (2**32 - 1) per dimension (the HSA "
+                f"dispatch packet's grid size is a uint32): spread the grid over y and z, or "
+                f"launch fewer workgroups")
 
 
 # ---------------------------------------------------------------------------------------------

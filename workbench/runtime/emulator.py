@@ -28,7 +28,8 @@ class EmulatorDevice:
 
     kind = "emulator"
     # keywords a launch may add: kernel[grid, block](*args, budget=..., timeout=...)
-    launch_options = ("budget", "timeout", "lds_oob", "stream", "workgroups", "check")
+    launch_options = ("budget", "timeout", "lds_oob", "stream", "workgroups", "check", "force",
+                      "max_emulation_seconds", "printf_buffer")
 
     def __init__(self, arch: str = "gfx942") -> None:
         if arch not in EMULATED_ARCHS:
@@ -55,6 +56,13 @@ class EmulatorDevice:
         ``listing``:
         the kernel's ``workbench.isa.Listing`` when no ``kernel`` object is given.
         ``check``: check mode (``workbench.emu.observers.check``; ``LaunchResult.check``).
+        Bounded work (``workbench.emu.engine.footprint``): a launch estimated over half the
+        available memory or over ``max_emulation_seconds`` (default 60 s, the module setting
+        ``footprint.MAX_EMULATION_SECONDS``; None: no limit) is refused with ``LaunchTooLarge``
+        (a LaunchError) before it starts; ``force=True`` runs it anyway.
+        ``printf_buffer``: bytes of the device printf buffer (default 1 MiB,
+        ``workbench.emu.engine.printf.PRINTF_BUFFER_BYTES``); when it overflows, one line says
+        how much was dropped (``LaunchResult.stats["printf_dropped"]``, bytes).
         ``stream``/``workgroups``: record instruction streams of only the first workgroups
         (timing mode: ``LaunchResult.stream``; outputs are then NOT written back, as only part
         of the grid ran).
@@ -62,6 +70,9 @@ class EmulatorDevice:
         timeout = options.pop("timeout", UNSET)
         lds_oob = options.pop("lds_oob", "fault")
         check = options.pop("check", False)  # True: findings printed; "report": returned only
+        force = options.pop("force", False)
+        max_seconds = options.pop("max_emulation_seconds", UNSET)
+        printf_buffer = options.pop("printf_buffer", None)
         if options:
             raise TypeError(f"EmulatorDevice.launch: unknown option(s) {sorted(options)}")
         if listing is None:
@@ -92,9 +103,12 @@ class EmulatorDevice:
         segments = self._loaded(co) if co is not None else None
         res = execute(info, listing, grid, block, bufs, kernarg, dynamic_lds=dynamic_lds,
                       trace=trace, budget=budget, elf=elf, stream=stream, workgroups=workgroups,
-                      timeout=timeout, segments=segments, lds_oob=lds_oob, check=bool(check))
-        if res.printed:  # device printf: shown where the launch ran (the notebook cell)
+                      timeout=timeout, segments=segments, lds_oob=lds_oob, check=bool(check),
+                      force=force, max_seconds=max_seconds, printf_buffer=printf_buffer)
+        if res.printed or res.printf_dropped:  # device printf: shown in the launch's cell
             sys.stdout.write("".join(res.printed))
+            if res.printf_dropped is not None:  # once per launch, after what was kept
+                sys.stdout.write(res.printf_dropped.message() + "\n")
             sys.stdout.flush()
         if res.check is not None and res.check.findings and check is True:
             sys.stdout.write(res.check.text() + "\n")  # check=True: findings show in the cell
@@ -108,6 +122,8 @@ class EmulatorDevice:
         stats = dict(res.stats)
         if res.printed:
             stats["printed"] = res.printed
+        if res.printf_dropped is not None:
+            stats["printf_dropped"] = res.printf_dropped.dropped
         return LaunchResult(info.name, self.name, tuple(grid), tuple(block), res.seconds,
                             res.trace, stats, res.stream, res.check)
 

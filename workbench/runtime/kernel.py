@@ -11,7 +11,7 @@ from ..codeobject import KernelInfo, Resources
 from ..compiler import Module
 from ..display import Displayable
 from . import guard as _guard
-from .args import bind_args, normalize_dims
+from .args import bind_args, check_grid, normalize_dims
 from .device import Device, LaunchResult
 from .devices import current_device
 from .errors import LaunchError
@@ -155,6 +155,7 @@ class Kernel(Displayable):
             dev = parse_device(_trace_device(self))
         grid3 = normalize_dims(grid, "grid")
         block3 = normalize_dims(block, "block")
+        check_grid(grid3, block3)
         info = self._infos.get(dev.arch)
         if info is None:
             info = self._infos[dev.arch] = self._info_for(dev)
@@ -224,6 +225,7 @@ class Kernel(Displayable):
 
 
 _MAX_MEMO = 32  # launchers per kernel / plans per launcher kept (varying grids stay bounded)
+UNSET_SECONDS: Any = object()  # max_emulation_seconds not given: the emulator's setting
 EMULATE_ROWS = 400_000  # kernel.timing: wave-instructions worth emulating per CU's workgroups
 FORMS = ("kernel[grid, block](*args)", "kernel[grid, block, dynamic_lds_bytes](*args)",
          "kernel[grid, block](*args, dynamic_lds=bytes)")
@@ -380,7 +382,8 @@ class _TimingLauncher:
 
     def __call__(self, *args: Any, chip: str = "mi355x", flops: float | None = None,
                  max_rows: int | None = None, budget: int | None = None,
-                 timeout: Any = None, clock: str = "modelled"):
+                 timeout: Any = None, clock: str = "modelled", force: bool = False,
+                 max_emulation_seconds: Any = UNSET_SECONDS):
         """Modelled timing on ``chip`` ('mi300x' gfx942, 'mi355x' gfx950).
 
         ``flops``: useful FLOPs of the launch (default: the MFMA FLOPs it executes);
@@ -389,6 +392,8 @@ class _TimingLauncher:
         spec peaks assume);
         ``max_rows``: wave-instructions simulated before extrapolating; ``budget``/``timeout``:
         the emulator's limits for the recorded workgroups (default: no wall-clock limit).
+        Only the workgroups one CU holds are emulated, whatever the grid; that emulation is
+        bounded like any launch (``max_emulation_seconds``, memory; ``force=True``).
         """
         from ..emu.engine.launch import UNSET
         from ..timing import get_chip, predict
@@ -411,6 +416,7 @@ class _TimingLauncher:
         info = k.info(ch.arch)
         grid3 = normalize_dims(self.grid, "grid")
         block3 = normalize_dims(self.block, "block")
+        check_grid(grid3, block3)
         k._check_config(info, block3, self.dynamic_lds)
         occ = k.occupancy(block3, ch.arch, dynamic_lds=self.dynamic_lds)
         per_cu = max(1, occ.workgroups_per_cu)
@@ -418,10 +424,13 @@ class _TimingLauncher:
         footprint = sum(int(b.host_array().nbytes) for b in bound if b.kind == "buffer")
         dev = EmulatorDevice(ch.arch)
 
+        limits = {"force": force} if max_emulation_seconds is UNSET_SECONDS else {
+            "force": force, "max_emulation_seconds": max_emulation_seconds}
+
         def record(n: int):
             return dev.launch(k, info, grid3, block3, bound, dynamic_lds=self.dynamic_lds,
                               stream=True, workgroups=n, budget=budget,
-                              timeout=UNSET if timeout is None else timeout)
+                              timeout=UNSET if timeout is None else timeout, **limits)
         # one workgroup first; the others a CU holds are emulated too when that is cheap,
         # else the model replays the first one's streams for them
         res = record(1)

@@ -15,17 +15,18 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import BarrierDeadlock, EmulatorError, Livelock
+from ...errors import LaunchError
+from ..errors import BarrierDeadlock, EmulationInterrupted, EmulatorError, Livelock
 from ..machine.elfmap import capture, fill_image, load_image, map_image
 from ..machine.memory import Memory
-from ..machine.state import LANES, State
+from ..machine.state import State
 from ..observers.coverage import record
 from ..observers.stream import StreamRecorder
 from ..observers.trace import DEFAULT_MAX_DS_ROWS, TraceRecorder
 from ..semantics.scalar.mode import mode_from_descriptor
+from . import footprint, printf
 from .abi import DISPATCH_PACKET_SIZE, QUEUE_SIZE, dispatch_packet, init_batch, waves_per_group
 from .decode import Program
-from .printf import PRINTF_BUFFER_BYTES
 from .printf import decode as decode_printf
 from .printf import formats as printf_formats
 from .printf import header as printf_header
@@ -44,7 +45,7 @@ CHECK_TIMEOUT_FACTOR = 4  # default watchdog multiplier in check mode
 # hipLimitStackSize, 1024 bytes (HIP documentation, "Call stack": an MI300X "could use
 # 304 · 2048 · 1024 bytes = 608 MiB for the call stack by default")
 DEFAULT_STACK_BYTES = 1024
-STATE_BYTES_PER_BATCH = 384 << 20  # cap on register-file + scratch bytes of one batch
+STATE_BYTES_PER_BATCH = footprint.STATE_BYTES_PER_BATCH  # cap on the state bytes of a batch
 # The wave64 CDNA targets whose code objects the emulator executes: gfx942 (CDNA3) and gfx950
 # (CDNA4: LLVM AMDGPU.td FeatureISAVersion9_5_Common = FeatureISAVersion9_4_Common plus the
 # gfx950 features, llvm/llvm-project PR 116307).
@@ -77,6 +78,7 @@ class EmuResult:
     stats: dict = field(default_factory=dict)
     stream: Any = None  # workbench.timing.InstStream (stream mode)
     printed: tuple[str, ...] = ()  # device printf output, in order (wave, then lane)
+    printf_dropped: Any = None  # printf.Overflow when the printf buffer overflowed
     check: Any = None  # workbench.emu.observers.check.CheckReport (check mode)
 
 
@@ -119,7 +121,9 @@ def execute(info: Any, listing: Any, grid: Sequence[int], block: Sequence[int],
             workgroups: int | None = None, timeout: Any = UNSET,
             segments: dict[int, bytearray] | None = None,
             lds_oob: str = "fault", check: bool = False,
-            only: Sequence[Sequence[int]] | None = None, write_back: bool = True) -> EmuResult:
+            only: Sequence[Sequence[int]] | None = None, write_back: bool = True,
+            force: bool = False, max_seconds: Any = UNSET,
+            printf_buffer: int | None = None) -> EmuResult:
     """Run ``info``'s code (``listing``) over the grid; buffers are updated in place.
 
     ``kernarg(addresses, hidden_pointers)`` returns the kernarg segment bytes given the emulated
@@ -141,6 +145,12 @@ def execute(info: Any, listing: Any, grid: Sequence[int], block: Sequence[int],
     ``only``: run exactly these workgroup ids ((x, y, z) each, in the given order) instead of
     the grid, e.g. the boundary workgroups the launch guard checks (``runtime.guard``);
     ``write_back=False``: leave ``buffers`` untouched (what ran is discarded).
+    Bounded work (``footprint``): before anything is allocated, a launch over half the
+    available memory or over ``max_seconds`` of estimated emulation (default
+    ``footprint.MAX_EMULATION_SECONDS``; None: no limit) raises ``footprint.LaunchTooLarge``;
+    ``force=True`` runs it anyway. ``printf_buffer``: bytes of the device printf buffer
+    (default ``printf.PRINTF_BUFFER_BYTES``); an overflow is reported in
+    ``EmuResult.printf_dropped``.
     """
     t0 = time.monotonic()
     if info.arch not in EMULATED_ARCHS:
@@ -158,12 +168,42 @@ def execute(info: Any, listing: Any, grid: Sequence[int], block: Sequence[int],
         budget = default_budget(n_waves)
     if lds_oob not in ("fault", "hardware"):
         raise EmulatorError(f"lds_oob must be 'fault' or 'hardware', got {lds_oob!r}")
+    if not isinstance(force, bool):
+        raise LaunchError(f"force= takes True or False, got {force!r}")
+    max_seconds = (footprint.MAX_EMULATION_SECONDS if max_seconds is UNSET
+                   else footprint.resolve_max_seconds(max_seconds))
+    pbytes = printf.buffer_size(printf_buffer)
+    has_printf = info.hidden("hidden_printf_buffer") is not None
     if timeout is UNSET:
         # check mode does per-access bookkeeping in Python: its watchdog allows more time
         timeout = default_timeout(n_waves) * (CHECK_TIMEOUT_FACTOR if check else 1)
     elif timeout is not None and not (isinstance(timeout, (int, float)) and timeout > 0):
         raise EmulatorError(f"timeout must be a positive number of seconds or None, "
                             f"got {timeout!r}")
+    lds = desc.group_segment_fixed_size + int(dynamic_lds)
+    scratch = desc.private_segment_fixed_size
+    if desc.uses_dynamic_stack:
+        scratch = max(scratch, DEFAULT_STACK_BYTES)
+    entry_addr = info.entry + (256 if desc.kernarg_preload_length else 0)
+    if entry_addr not in prog.index:
+        raise EmulatorError(f"{info.name}: entry 0x{entry_addr:x} is not in the listing")
+    entry = prog.index[entry_addr]
+    if only is not None:
+        ids = np.array([[int(v) for v in wg] for wg in only], np.int64).reshape(-1, 3)
+        if ((ids < 0) | (ids >= np.array(grid))).any():
+            raise EmulatorError(f"workgroups {only} are not all inside the grid {grid}")
+        n_ids = len(ids)
+    else:
+        ids, n_ids = None, n_wg  # workgroup ids are made per batch: never for the whole grid
+    n_run = n_ids if workgroups is None else max(0, min(n_ids, int(workgroups)))
+    # bounded work: estimated before anything is allocated (footprint.py)
+    fp = footprint.estimate(
+        prog, entry, grid, block, wave, run_wgs=n_run,
+        buffer_bytes=sum(int(b.data.nbytes) for b in buffers),
+        printf_bytes=pbytes if has_printf else 0, lds=lds, scratch=scratch, trace=trace,
+        stream=stream, check=check, max_ds_rows=max_ds_rows, max_waves=max_waves)
+    if not force:
+        footprint.check(fp, info.name, max_seconds=max_seconds)
     # memory map
     mem = Memory()
     regions = [mem.add(b.name, b.data.nbytes, b.writable) for b in buffers]
@@ -174,8 +214,7 @@ def execute(info: Any, listing: Any, grid: Sequence[int], block: Sequence[int],
     dreg = mem.add("<dispatch packet>", DISPATCH_PACKET_SIZE, writable=False)
     qreg = mem.add("<queue>", QUEUE_SIZE, writable=False)
     # device printf: a buffer behind the hidden_printf_buffer argument (emu/engine/printf.py)
-    preg = (mem.add("<printf buffer>", PRINTF_BUFFER_BYTES)
-            if info.hidden("hidden_printf_buffer") is not None else None)
+    preg = mem.add("<printf buffer>", pbytes) if has_printf else None
     image = load_image(elf) if elf is not None else None
     mapped = map_image(mem, image) if image is not None else []
     mem.finalize()
@@ -185,22 +224,13 @@ def execute(info: Any, listing: Any, grid: Sequence[int], block: Sequence[int],
         mem.view(r)[:] = b.data
     hidden = {}
     if preg is not None:
-        mem.view(preg)[:8] = np.frombuffer(printf_header(), np.uint8)
+        mem.view(preg)[:8] = np.frombuffer(printf_header(pbytes), np.uint8)
         hidden["hidden_printf_buffer"] = preg.base
     kbytes = bytes(kernarg([r.base for r in regions], hidden))
     kview = mem.view(kreg)
     kview[: min(len(kbytes), ksize)] = np.frombuffer(kbytes, np.uint8)[:ksize]
-    lds = desc.group_segment_fixed_size + int(dynamic_lds)
-    scratch = desc.private_segment_fixed_size
-    if desc.uses_dynamic_stack:
-        scratch = max(scratch, DEFAULT_STACK_BYTES)
     mem.view(dreg)[:] = np.frombuffer(
         dispatch_packet(grid, block, lds, scratch, kreg.base), np.uint8)
-    # entry point: with kernarg preloading the first 256 bytes are a compatibility prologue
-    entry_addr = info.entry + (256 if desc.kernarg_preload_length else 0)
-    if entry_addr not in prog.index:
-        raise EmulatorError(f"{info.name}: entry 0x{entry_addr:x} is not in the listing")
-    entry = prog.index[entry_addr]
     # stream mode needs the LDS rows too: the timing model costs each access's bank conflicts
     recorder = (TraceRecorder(max_ds_rows if (trace or stream) else 0)
                 if (trace or stream or check) else None)
@@ -217,53 +247,56 @@ def execute(info: Any, listing: Any, grid: Sequence[int], block: Sequence[int],
     # thousands of instructions takes seconds) is bounded work, not a runaway loop
     launch = Launch(prog, info.name, mem, budget, recorder, timeout=timeout,
                     started=time.monotonic())
-    # batches of whole workgroups
-    nreg = max(1, prog.info.n_vgpr + prog.info.n_agpr)
-    per_wave = nreg * LANES * 4 + LANES * ((scratch + 3) // 4 * 4) + 1024  # wave32: 64 rows too
-    cap = max_waves or max(wpg, STATE_BYTES_PER_BATCH // per_wave)
-    wg_per_batch = max(1, cap // wpg)
-    if only is not None:
-        ids = np.array([[int(v) for v in wg] for wg in only], np.int64).reshape(-1, 3)
-        if ((ids < 0) | (ids >= np.array(grid))).any():
-            raise EmulatorError(f"workgroups {only} are not all inside the grid {grid}")
-    else:
-        ids = np.stack(np.meshgrid(np.arange(grid[0]), np.arange(grid[1]),
-                                   np.arange(grid[2]), indexing="ij"),
-                       -1).transpose(2, 1, 0, 3).reshape(-1, 3)
-    n_run = len(ids) if workgroups is None else max(0, min(len(ids), int(workgroups)))
-    for s in range(0, n_run, wg_per_batch):
-        wg_ids = ids[s:min(s + wg_per_batch, n_run)]
-        st = State(len(wg_ids) * wpg, prog.info.n_vgpr, prog.info.n_agpr, len(wg_ids), lds,
-                   scratch, wave)
-        st.mem = mem
-        st.gen = prog.info.gen
-        st.lds_oob = lds_oob
-        st.dynamic_stack = bool(desc.uses_dynamic_stack)  # scratch faults name the stack limit
-        st.trace = recorder
-        st.launch = launch
-        init_batch(st, desc, grid, block, wg_ids, kreg.base, dreg.base, qreg.base, kview,
-                   scratch_base=0)
-        st.wave_global = (s * wpg + np.arange(st.W)).astype(np.int64)
-        st.wg_first = s
-        st.MODE[:] = np.uint32(max(prog.info.mode, 0))
-        if stream:
-            for w in range(st.W):
-                wave_wg[int(st.wave_global[w])] = s + int(st.wg[w])
-                wave_in[int(st.wave_global[w])] = int(st.wave_in_wg[w])
-        if checker is not None:
-            checker.batch(st)
-        try:
-            run_batch(launch, st, entry)
+    # batches of whole workgroups (register files, scratch and LDS rows within the cap)
+    wg_per_batch = fp.workgroups_per_batch
+    limit = None if force else max_seconds
+    try:
+        for s in range(0, n_run, wg_per_batch):
+            e = min(s + wg_per_batch, n_run)
+            wg_ids = ids[s:e] if ids is not None else _workgroup_ids(grid, s, e)
+            st = State(len(wg_ids) * wpg, prog.info.n_vgpr, prog.info.n_agpr, len(wg_ids), lds,
+                       scratch, wave)
+            st.mem = mem
+            st.gen = prog.info.gen
+            st.lds_oob = lds_oob
+            st.dynamic_stack = bool(desc.uses_dynamic_stack)  # scratch faults name the limit
+            st.trace = recorder
+            st.launch = launch
+            init_batch(st, desc, grid, block, wg_ids, kreg.base, dreg.base, qreg.base, kview,
+                       scratch_base=0)
+            st.wave_global = (s * wpg + np.arange(st.W)).astype(np.int64)
+            st.wg_first = s
+            st.MODE[:] = np.uint32(max(prog.info.mode, 0))
+            if stream:
+                for w in range(st.W):
+                    wave_wg[int(st.wave_global[w])] = s + int(st.wg[w])
+                    wave_in[int(st.wave_global[w])] = int(st.wave_in_wg[w])
             if checker is not None:
-                checker.end_batch(st)
-        except (BarrierDeadlock, Livelock):
-            if checker is None:
+                checker.batch(st)
+            try:
+                run_batch(launch, st, entry)
+                if checker is not None:
+                    checker.end_batch(st)
+            except (BarrierDeadlock, Livelock):
+                if checker is None:
+                    raise
+                break
+            except EmulatorError as exc:
+                # what the kernel printed before it failed (an assert's message) goes with it
+                _attach_printed(exc, _printed(mem, preg, elf))
                 raise
-            break
-        except EmulatorError as e:
-            # what the kernel printed before it failed (an assert's message) goes with the error
-            _attach_printed(e, _printed(mem, preg, elf))
+            del st
+            # the measured rate of the batches so far projects the whole launch (loops the
+            # estimate could not see); over the limit, the rest is refused before it runs
+            footprint.check_progress(fp, info.name, done_wgs=e,
+                                     elapsed=time.monotonic() - launch.started, max_seconds=limit)
+    except KeyboardInterrupt as exc:  # Ctrl-C between two batches (inside one: run_batch)
+        if isinstance(exc, EmulationInterrupted):
             raise
+        raise EmulationInterrupted(
+            f"emulation of kernel {info.name!r} interrupted after {launch.executed:,} "
+            f"wave-instructions; the launch's outputs were not written back, and the kernel "
+            f"can be launched again") from None
     record(prog, launch.counts)
     if segments is not None and not stream:
         capture(mem, mapped, segments)
@@ -283,7 +316,17 @@ def execute(info: Any, listing: Any, grid: Sequence[int], block: Sequence[int],
     return EmuResult(secs, launch.executed, n_waves, tr if trace else None,
                      {"wave_instructions": launch.executed, "waves": n_waves}, strm,
                      printed=_printed(mem, preg, elf),
-                     check=checker.report if checker is not None else None)
+                     check=checker.report if checker is not None else None,
+                     printf_dropped=(printf.overflow(bytes(mem.view(preg)))
+                                     if preg is not None else None))
+
+
+def _workgroup_ids(grid: tuple, start: int, stop: int) -> np.ndarray:
+    """Workgroup ids (x, y, z) of dispatch numbers ``start``..``stop``-1 ([n, 3] int64): x
+    fastest, then y, then z, as a GPU dispatches them; only one batch's worth is ever made."""
+    lin = np.arange(start, stop, dtype=np.int64)
+    gx, gy = grid[0], grid[1]
+    return np.stack([lin % gx, lin // gx % gy, lin // (gx * gy)], -1)
 
 
 def _printed(mem: Memory, preg: Any, elf: bytes | None) -> tuple[str, ...]:

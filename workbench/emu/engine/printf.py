@@ -20,8 +20,12 @@ from __future__ import annotations
 
 import re
 import struct
+from dataclasses import dataclass
 
-PRINTF_BUFFER_BYTES = 1 << 20  # per launch; frames past it are dropped (printf returns -1)
+# Bytes of the printf buffer per launch (module setting; ``printf_buffer=`` per launch). Frames
+# past it are dropped (printf returns -1); the launch then reports how much (``overflow``).
+PRINTF_BUFFER_BYTES = 1 << 20
+MAX_PRINTF_BUFFER_BYTES = (1 << 32) - 1  # the header's size field is a uint32
 _SPEC = re.compile(r"%([-+ #0]*)(\*|\d+)?(?:\.(\*|\d+))?(hh|h|ll|l|j|z|t|L)?"
                    r"([diouxXfFeEgGaAcspn%])")
 
@@ -37,6 +41,70 @@ def formats(metadata: dict) -> dict[int, str]:
         except ValueError:
             continue
     return out
+
+
+def buffer_size(value: int | None) -> int:
+    """The printf buffer's bytes for a launch: ``value`` (the ``printf_buffer=`` keyword)
+    checked, or the module setting ``PRINTF_BUFFER_BYTES`` when None."""
+    from ...errors import LaunchError
+
+    if value is None:
+        value = PRINTF_BUFFER_BYTES
+    if isinstance(value, bool) or not isinstance(value, int) \
+            or not 64 <= value <= MAX_PRINTF_BUFFER_BYTES:
+        raise LaunchError(f"printf_buffer= takes a number of bytes from 64 to "
+                          f"{MAX_PRINTF_BUFFER_BYTES:,} (the header's size is a uint32), got "
+                          f"{value!r}")
+    return int(value)
+
+
+@dataclass(frozen=True)
+class Overflow:
+    """What a full printf buffer dropped: every frame past its end. ``__printf_alloc`` still
+    advances the write offset for them, so the bytes asked for are known exactly (modulo 4 GiB:
+    the offset is a uint32); the number of dropped lines is estimated at the kept frames' mean
+    size."""
+
+    size: int  # bytes of the buffer (header included)
+    requested: int  # frame bytes all printf calls asked for
+    kept: int  # bytes of the frames that fit
+    kept_frames: int
+
+    @property
+    def dropped(self) -> int:
+        return self.requested - self.kept
+
+    @property
+    def dropped_frames(self) -> int:
+        """About how many printf calls were dropped (at the kept frames' mean size)."""
+        return round(self.dropped * self.kept_frames / self.kept) if self.kept else 0
+
+    def message(self) -> str:
+        """One line: how much was dropped and the ``printf_buffer=`` that holds it all."""
+        need = -(-(8 + self.requested) // (1 << 20)) << 20  # whole MiB
+        lines = self.dropped_frames
+        more = f", about {lines:,} printf calls" if lines else ""
+        return (f"[hipwb] device printf: the {self.size:,}-byte printf buffer overflowed and "
+                f"{self.dropped:,} of {self.requested:,} bytes of output were dropped{more} "
+                f"({self.kept_frames:,} printed). To get it all, launch with "
+                f"printf_buffer={need:_} (bytes), or set "
+                f"workbench.emu.engine.printf.PRINTF_BUFFER_BYTES")
+
+
+def overflow(buf: bytes) -> Overflow | None:
+    """The Overflow of a printf buffer (the whole buffer), or None when everything fit."""
+    used, size = struct.unpack_from("<II", buf, 0)
+    if 8 + used <= size:
+        return None
+    end = min(size, len(buf))
+    pos, frames = 8, 0
+    while pos + 4 <= end:
+        n = struct.unpack_from("<I", buf, pos)[0] >> 2
+        if n < 4 or pos + n > end:
+            break
+        pos += n
+        frames += 1
+    return Overflow(size, used, pos - 8, frames)
 
 
 def header(size: int = PRINTF_BUFFER_BYTES) -> bytes:
