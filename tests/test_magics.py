@@ -204,6 +204,94 @@ def test_hipwb_other_commands(shell):
             shell.run_line_magic("hipwb", "device auto")
 
 
+# -- binding kernels never loses user data ----------------------------------------------------
+
+DATA_NP = """extern "C" __global__ void data(float* o) { o[threadIdx.x] = 1.0f; }
+extern "C" __global__ void np(float* o) { o[threadIdx.x] = 2.0f; }
+"""
+
+
+def test_a_user_variable_or_module_is_kept_and_the_kernel_bound_beside_it(shell):
+    """Issue 24: a kernel named ``data`` or ``np`` replaced the user's variable / module."""
+    import numpy
+
+    for n in ("data_kernel", "data_kernel2", "np_kernel"):
+        shell.user_ns.pop(n, None)
+    shell.run_cell("import numpy as np\ndata = np.arange(5)")
+    mine = shell.user_ns["data"]
+    with capture_output() as cap:
+        shell.run_cell_magic("hipkernel", "--arch gfx942 --show none", DATA_NP)
+    assert shell.user_ns["data"] is mine and shell.user_ns["np"] is numpy
+    assert isinstance(shell.user_ns["data_kernel"], Kernel)
+    assert shell.user_ns["data_kernel"].name == "data"
+    assert shell.user_ns["np_kernel"].name == "np"
+    assert cap.stdout.splitlines() == [
+        "%%hipkernel: the name 'data' holds your ndarray: kept it; kernel data is bound as "
+        "data_kernel",
+        "%%hipkernel: the name 'np' holds your module: kept it; kernel np is bound as np_kernel"]
+    # re-running the cell rebinds the kernels where they are, and says so again
+    first = shell.user_ns["data_kernel"]
+    with capture_output() as cap:
+        shell.run_cell_magic("hipkernel", "--arch gfx942 --show none", DATA_NP)
+    assert shell.user_ns["data_kernel"] is not first and shell.user_ns["data"] is mine
+    assert "bound as data_kernel" in cap.stdout and "data_kernel2" not in shell.user_ns
+    # the bound kernel launches
+    out = numpy.zeros(64, numpy.float32)
+    shell.user_ns["out"] = out
+    shell.run_cell("data_kernel.on('emulator')[1, 64](out)").raise_error()
+    assert (out == 1).all()
+
+
+def test_a_kernel_name_that_holds_a_kernel_is_rebound_silently(shell):
+    with capture_output():
+        shell.run_cell_magic("hipkernel", "--arch gfx942 --show none", ADD)
+    first = shell.user_ns["add"]
+    with capture_output() as cap:
+        shell.run_cell_magic("hipkernel", "--arch gfx942 --show none", ADD)
+    assert shell.user_ns["add"] is not first and isinstance(shell.user_ns["add"], Kernel)
+    assert cap.stdout == ""
+
+
+def test_fallback_names_taken_too_count_up_and_keep_other_kernels_names(shell):
+    src = ("extern \"C\" __global__ void cfg(float* o) { o[0] = 1.0f; }\n"
+           "extern \"C\" __global__ void cfg_kernel2(float* o) { o[0] = 2.0f; }\n")
+    shell.user_ns.update(cfg={"lr": 0.1}, cfg_kernel="my notes")
+    shell.user_ns.pop("cfg_kernel2", None)
+    shell.user_ns.pop("cfg_kernel3", None)
+    with capture_output() as cap:
+        shell.run_cell_magic("hipkernel", "--arch gfx942 --show none", src)
+    assert shell.user_ns["cfg"] == {"lr": 0.1} and shell.user_ns["cfg_kernel"] == "my notes"
+    assert shell.user_ns["cfg_kernel2"].name == "cfg_kernel2"  # the cell's own kernel
+    assert shell.user_ns["cfg_kernel3"].name == "cfg"
+    assert cap.stdout.strip() == ("%%hipkernel: the name 'cfg' holds your dict: kept it; "
+                                  "kernel cfg is bound as cfg_kernel3")
+
+
+def test_builtins_and_keywords_are_not_shadowed(shell):
+    src = ("extern \"C\" __global__ void sum(float* o) { o[0] = 1.0f; }\n"
+           "extern \"C\" __global__ void lambda(float* o) { o[0] = 2.0f; }\n")
+    for n in ("sum", "lambda", "sum_kernel", "lambda_kernel"):
+        shell.user_ns.pop(n, None)
+    with capture_output() as cap:
+        shell.run_cell_magic("hipkernel", "--arch gfx942 --show none", src)
+    assert "sum" not in shell.user_ns and "lambda" not in shell.user_ns
+    assert shell.user_ns["sum_kernel"].name == "sum"
+    assert shell.user_ns["lambda_kernel"].name == "lambda"
+    assert "'sum' is a Python builtin" in cap.stdout
+    assert "'lambda' is a Python keyword" in cap.stdout
+    assert shell.ev("sum([1, 2])") == 3
+
+
+def test_time_launch_uses_the_bound_name(shell):
+    shell.run_cell("import numpy as np\nx = np.ones(64, np.float32)")
+    shell.user_ns.pop("np_kernel", None)
+    src = 'extern "C" __global__ void np(float* o) { o[threadIdx.x] = 2.0f; }\n'
+    with capture_output() as cap:
+        shell.run_cell_magic("hipkernel", "--arch gfx942 --show none --time mi300x "
+                             "--launch 'np[1, 64](x)'", src)
+    assert "bound as np_kernel" in cap.stdout and "modelled timing" in cap.stdout
+
+
 # -- views -------------------------------------------------------------------------------------
 
 def _res(vgprs=8, agprs=0, sgprs=14, lds=0, ws=64, max_flat=1024) -> Resources:

@@ -1,7 +1,11 @@
 """IPython magics: ``%%hipkernel`` compiles a cell, ``%%hipfile`` saves a header, ``%hipwb``.
 
 ``%load_ext workbench`` registers them. ``%%hipkernel`` binds every kernel of the cell as a
-``workbench.runtime.Kernel`` under its Python name and shows a :class:`CompileReport`. A
+``workbench.runtime.Kernel`` under its Python name and shows a :class:`CompileReport`. It never
+replaces the user's data: a name that holds a Kernel is rebound (the cell ran again); a name
+that holds anything else (a variable, a module, a builtin such as ``sum``) or is a Python
+keyword is kept, and the kernel is bound as ``<name>_kernel`` (``<name>_kernel2``, ... while
+those are taken too), with one printed line saying so (``bind_kernels``). A
 compile error fails the cell with clang's diagnostic at the *cell* line (the ``%%hipkernel``
 line is line 1, as JupyterLab numbers it), and leaves earlier kernels in the namespace alone.
 """
@@ -10,6 +14,8 @@ from __future__ import annotations
 
 import argparse
 import atexit
+import builtins
+import keyword
 import os
 import re
 import shlex
@@ -119,6 +125,48 @@ def parse_archs(text: str) -> tuple[str, ...]:
         raise UsageError(str(e)) from None
 
 
+def _takes(ns: dict, name: str) -> bool:
+    """Whether binding a kernel to ``name`` would lose something: the name holds a user value
+    (anything but a hipwb Kernel), names a builtin, or cannot be used as a Python name."""
+    from .runtime.kernel import Kernel
+
+    if name in ns:
+        return not isinstance(ns[name], Kernel)
+    return keyword.iskeyword(name) or hasattr(builtins, name)
+
+
+def bind_kernels(ns: dict, module: Any) -> dict[str, str]:
+    """Bind each kernel of ``module`` in the user namespace ``ns``; kernel name -> bound name.
+
+    A name that holds a Kernel is rebound (the cell ran again). Any other taken name (a user
+    variable, a module, a builtin, a keyword) is kept and the kernel goes to ``<name>_kernel``,
+    else ``<name>_kernel2``, ``<name>_kernel3``, ..., the first not taken; one line is printed
+    for each. Kernels whose own name is free are bound first, so a fallback never takes the
+    name of another kernel of the same cell."""
+    names = list(module.kernels)
+    bound: dict[str, str] = {}
+    for name in names:
+        if not name.isidentifier() or not _takes(ns, name):
+            bound[name] = name
+    used = set(bound.values())
+    for name in names:
+        if name in bound:
+            continue
+        n, alt = 1, f"{name}_kernel"
+        while alt in used or alt in names or _takes(ns, alt):
+            n += 1
+            alt = f"{name}_kernel{n}"
+        bound[name] = alt
+        used.add(alt)
+        held = ns.get(name, getattr(builtins, name, None))
+        what = ("is a Python keyword" if keyword.iskeyword(name) else
+                f"holds your {type(held).__name__}" if name in ns else "is a Python builtin")
+        print(f"%%hipkernel: the name {name!r} {what}: kept it; kernel {name} is bound as {alt}")
+    for name in names:
+        ns[bound[name]] = module.get_function(name)  # what module[name] gives
+    return bound
+
+
 _INCLUDE_RE = re.compile(r'^\s*#\s*include\s*[<"]([^">]+)[">]', re.M)
 
 
@@ -212,8 +260,7 @@ class HipMagics(Magics):
             raise CellToolchainError(str(e)) from None
         seconds = time.perf_counter() - t0
         self.last_module = module
-        for name in module.kernels:
-            self.shell.user_ns[name] = module.get_function(name)  # what module[name] gives
+        bound = bind_kernels(self.shell.user_ns, module)
         if args.show != "none":
             from .widgets.compile_report import CompileReport
 
@@ -225,7 +272,7 @@ class HipMagics(Magics):
             if name not in module.kernels:
                 raise UsageError(f"%%hipkernel --launch: no kernel {name!r} in this cell "
                                  f"(kernels: {', '.join(module.kernels)})")
-            report = self.shell.ev(f"{name}.timing[{config}]({call}{', ' if call else ''}"
+            report = self.shell.ev(f"{bound[name]}.timing[{config}]({call}{', ' if call else ''}"
                                    f"chip={chip.name!r})")
             print(report.summary())
 
