@@ -22,12 +22,16 @@ from workbench import arch as wa
 from workbench.occupancy import (
     LIMITERS,
     LLVM_RULES,
+    OccupancyArgumentError,
+    lds_allocated,
     llvm_departures,
     llvm_remark_waves,
     llvm_rules,
     occupancy,
     occupancy_table,
+    sgpr_waves,
     unified_vgpr_count,
+    vgpr_waves,
 )
 
 KERNELS = Path(__file__).parent / "kernels" / "occupancy"
@@ -164,7 +168,9 @@ def test_table_rows_agree_with_occupancy():
             assert t.vgpr_rows[0][0] == 1 and t.vgpr_rows[-1][1] == a.max_vgprs_per_wave
             for lo, hi, w in t.vgpr_rows:
                 for v in (lo, hi):
-                    assert occupancy(res(vgprs=v), a, 64, wave_size=ws).vgpr_limit == w
+                    # past the ArchVGPRs (256), the unified file's rest are AGPRs
+                    r = res(vgprs=min(v, a.max_arch_vgprs), agprs=max(0, v - a.max_arch_vgprs))
+                    assert occupancy(r, a, 64, wave_size=ws).vgpr_limit == w
             assert t.lds_rows[-1][1] == a.lds_bytes_per_workgroup
             for lo, hi, _groups, w in t.lds_rows:
                 for b in (lo, hi):
@@ -468,3 +474,95 @@ def test_compile_report_explains_where_the_remark_differs():
     assert note in text
     assert kernel_summary(info)["occupancy"]["notes"] == list(occupancy(info.resources,
                                                                         "gfx942").notes)
+
+
+# ------------------------------------------------------------------------------------------
+# Every numeric argument is checked: an int in its range, or an error naming it and the range
+# (issue 24: occupancy_table(vgprs=-1) was accepted)
+
+BAD_TABLE = [
+    ({"vgprs": -1}, r"^vgprs=-1 is outside 0\.\.512 \(gfx942's VGPRs per wave\)$"),
+    ({"vgprs": 513}, r"vgprs=513 is outside 0\.\.512"),
+    ({"vgprs": 1.5}, r"vgprs must be an int in 0\.\.512 .*got float 1\.5"),
+    ({"vgprs": "64"}, r"vgprs must be an int .*got str '64'"),
+    ({"vgprs": True}, r"vgprs must be an int .*got bool"),
+    ({"sgprs": -3}, r"sgprs=-3 is outside 0\.\.108 \(gfx942's SGPRs per wave\)"),
+    ({"sgprs": 109}, r"sgprs=109 is outside 0\.\.108"),
+    ({"lds_bytes": -1}, r"lds_bytes=-1 is outside 0\.\.65536"),
+    ({"lds_bytes": 65537}, r"lds_bytes=65537 is outside 0\.\.65536 \(gfx942's LDS per workgroup"),
+    ({"block_size": 0}, r"block_size=0 is outside 1\.\.1024"),
+    ({"block_size": 2048}, r"block_size=2048 is outside 1\.\.1024"),
+    ({"block_size": 256.0}, r"block_size must be an int in 1\.\.1024"),
+    ({"wave_size": 32}, r"wave_size=32: wave size 32 is not supported on gfx942 \(supported: 64\)"),
+    ({"wave_size": -64}, r"wave_size=-64 is outside >= 1"),
+]
+
+
+@pytest.mark.parametrize("kw, match", BAD_TABLE)
+def test_occupancy_table_refuses_bad_numbers_naming_argument_and_range(kw, match):
+    with pytest.raises(OccupancyArgumentError, match=match) as ei:
+        occupancy_table("gfx942", **kw)
+    assert isinstance(ei.value, ValueError) and ei.value.argument == next(iter(kw))
+
+
+def test_occupancy_table_takes_the_arch_maxima_and_numpy_ints():
+    import numpy as np
+
+    t = occupancy_table("gfx950", vgprs=np.int64(512), sgprs=108, lds_bytes=163840)
+    assert t.marks == {"vgprs": 512, "sgprs": 108, "lds": 163840}
+    assert occupancy_table("gfx1100", 32, vgprs=256).marks["vgprs"] == 256
+    with pytest.raises(OccupancyArgumentError, match=r"vgprs=257 is outside 0\.\.256 "
+                                                     r"\(gfx1100's VGPRs per wave\)"):
+        occupancy_table("gfx1100", 32, vgprs=257)
+
+
+BAD_OCC = [
+    ({"vgprs": -1}, {}, r"resources\.vgprs=-1 is outside 0\.\.256 \(gfx942's ArchVGPRs\)"),
+    ({"vgprs": 300}, {}, r"resources\.vgprs=300 is outside 0\.\.256"),
+    ({"agprs": 257}, {}, r"resources\.agprs=257 is outside 0\.\.256 \(gfx942's AGPRs\)"),
+    ({"sgprs": 2.5}, {}, r"resources\.sgprs must be an int in 0\.\.108"),
+    ({"lds_bytes": -8}, {}, r"resources\.lds_bytes=-8 is outside 0\.\.65536"),
+    ({}, {"block_size": -1}, r"block_size=-1 is outside 1\.\.1024"),
+    ({}, {"block_size": 64.5}, r"block_size must be an int"),
+    ({}, {"dynamic_lds": 1.5}, r"dynamic_lds must be an int in 0\.\.65536"),
+    ({}, {"dynamic_lds": 70000}, r"dynamic_lds=70000 is outside 0\.\.65536"),
+    ({}, {"wave_size": 32}, r"wave_size=32: wave size 32 is not supported on gfx942"),
+]
+
+
+@pytest.mark.parametrize("fields, kw, match", BAD_OCC)
+def test_occupancy_refuses_bad_numbers(fields, kw, match):
+    kw = {"block_size": 256, **kw}
+    block = kw.pop("block_size")
+    with pytest.raises(OccupancyArgumentError, match=match):
+        occupancy(res(**fields), "gfx942", block, **kw)
+
+
+def test_helpers_and_llvm_models_check_their_numbers_too():
+    a = wa.get("gfx942")
+    with pytest.raises(OccupancyArgumentError, match=r"vgpr_count=-4 is outside 0\.\.512"):
+        vgpr_waves(a, -4)
+    with pytest.raises(OccupancyArgumentError, match=r"sgprs=200 is outside 0\.\.108"):
+        sgpr_waves(a, 200)
+    with pytest.raises(OccupancyArgumentError, match=r"lds_bytes=-1 is outside 0\.\.65536"):
+        lds_allocated(a, -1)
+    with pytest.raises(OccupancyArgumentError, match=r"agprs=-1 is outside 0\.\.256"):
+        unified_vgpr_count(a, 8, -1)
+    with pytest.raises(OccupancyArgumentError, match=r"llvm_major=18 is outside >= 19"):
+        llvm_rules(18)
+    with pytest.raises(OccupancyArgumentError, match=r"llvm_major must be an int"):
+        llvm_remark_waves(res(), "gfx942", 22.0)
+    with pytest.raises(OccupancyArgumentError, match=r"min_block=0 is outside 1\.\.1024"):
+        llvm_remark_waves(res(), "gfx942", 22, min_block=0)
+    with pytest.raises(OccupancyArgumentError, match=r"resources\.vgprs=-2"):
+        llvm_departures(res(vgprs=-2), "gfx942", 22)
+
+
+def test_kernel_occupancy_checks_its_numbers():
+    k = workbench.compile(
+        'extern "C" __global__ void f(float* o) { o[threadIdx.x] = 1.0f; }', "gfx942")["f"]
+    assert k.occupancy(256).waves_per_simd >= 1
+    with pytest.raises(OccupancyArgumentError, match=r"dynamic_lds=-5|dynamic_lds must be >= 0"):
+        k.occupancy(256, dynamic_lds=-5)
+    with pytest.raises(ValueError, match=r"block"):
+        k.occupancy(0)

@@ -28,6 +28,7 @@ The two rules where hipwb and the remark part (see `LLVM_RULES`):
 
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -36,7 +37,8 @@ from .arch import get as get_arch
 from .display import Displayable
 
 __all__ = [
-    "LIMITERS", "LLVM_RULES", "Occupancy", "OccupancyTable", "ResourcesLike", "lds_allocated",
+    "LIMITERS", "LLVM_RULES", "Occupancy", "OccupancyArgumentError", "OccupancyTable",
+    "ResourcesLike", "lds_allocated",
     "llvm_departures", "llvm_remark_waves", "llvm_rules", "occupancy", "occupancy_table",
     "unified_vgpr_count",
 ]
@@ -59,6 +61,51 @@ LLVM_RULES = {
 #: installed here to measure, and are assumed to follow the PR.
 _RULE_SINCE = {"block-range": 20}
 _RULE_UNTIL = {"lds-granule": 22}  # last LLVM major that ignores the granule (measured: 19, 22)
+
+
+class OccupancyArgumentError(ValueError):
+    """A numeric argument of the occupancy API is not an int in its valid range (negative,
+    fractional, or above what the arch has); names the argument and the range."""
+
+    def __init__(self, message: str, argument: str = ""):
+        super().__init__(message)
+        self.argument = argument
+
+
+#: The oldest LLVM major hipwb supports (DESIGN: clang >= 19 with the AMDGPU target).
+MIN_LLVM_MAJOR = 19
+
+
+def _int_arg(name: str, value: Any, lo: int, hi: int | None, what: str = "") -> int:
+    """``value`` as an int in ``lo..hi`` (None: no upper bound), else OccupancyArgumentError
+    naming ``name``, the range and (``what``) where the bound comes from."""
+    span = f"{lo}..{hi}" if hi is not None else f">= {lo}"
+    why = f" ({what})" if what else ""
+    try:
+        if isinstance(value, bool):
+            raise TypeError
+        v = operator.index(value)  # ints and numpy integers; not floats, strings, None
+    except TypeError:
+        raise OccupancyArgumentError(f"{name} must be an int in {span}{why}, got "
+                                     f"{type(value).__name__} {value!r}", name) from None
+    if v < lo or (hi is not None and v > hi):
+        raise OccupancyArgumentError(f"{name}={v} is outside {span}{why}", name)
+    return v
+
+
+def _sgpr_max(a: Arch) -> int:
+    """SGPRs a kernel can report (.sgpr_count): the addressable ones plus VCC, and on GFX8/9
+    FLAT_SCRATCH and XNACK_MASK (AMDGPU::IsaInfo::getNumExtraSGPRs)."""
+    return a.sgprs_addressable + (6 if a.sgprs_limit_occupancy else 2)
+
+
+def _wave_arg(a: Arch, value: Any, name: str = "wave_size") -> int:
+    ws = _int_arg(name, value, 1, None)
+    if ws not in a.wave_sizes:
+        raise OccupancyArgumentError(f"{name}={ws}: wave size {ws} is not supported on "
+                                     f"{a.name} (supported: "
+                                     f"{', '.join(map(str, a.wave_sizes))})", name)
+    return ws
 
 
 class ResourcesLike(Protocol):
@@ -127,6 +174,8 @@ def unified_vgpr_count(arch: Arch, vgprs: int, agprs: int) -> int:
     gfx90a+: AGPRs follow the ArchVGPRs at ACCUM_OFFSET (4-aligned), so alignTo(vgprs, 4) +
     agprs when agprs > 0; elsewhere max(vgprs, agprs). (AMDGPUBaseInfo.cpp, amd_hw_facts §4.1)
     """
+    vgprs = _int_arg("vgprs", vgprs, 0, arch.max_arch_vgprs, f"{arch.name}'s ArchVGPRs")
+    agprs = _int_arg("agprs", agprs, 0, arch.max_agprs, f"{arch.name}'s AGPRs")
     if arch.unified_vgpr_file and agprs > 0:
         return _align(vgprs, 4) + agprs
     return max(vgprs, agprs)
@@ -134,6 +183,10 @@ def unified_vgpr_count(arch: Arch, vgprs: int, agprs: int) -> int:
 
 def vgpr_waves(arch: Arch, vgpr_count: int, wave_size: int | None = None) -> int:
     """Waves/SIMD allowed by `vgpr_count` VGPRs (IsaInfo::getNumWavesPerEUWithNumVGPRs)."""
+    vgpr_count = _int_arg("vgpr_count", vgpr_count, 0, arch.max_vgprs_per_wave,
+                          f"{arch.name}'s VGPRs per wave")
+    if wave_size is not None:
+        wave_size = _wave_arg(arch, wave_size)
     granule = arch.vgpr_granule(wave_size)
     max_waves = arch.max_waves_per_simd
     # AMDGPUAsmPrinter uses max(NumVGPR, 1); fewer than one granule never limits.
@@ -145,6 +198,7 @@ def vgpr_waves(arch: Arch, vgpr_count: int, wave_size: int | None = None) -> int
 
 def sgpr_waves(arch: Arch, sgprs: int) -> int:
     """Waves/SIMD allowed by `sgprs` SGPRs (GCNSubtarget::getOccupancyWithNumSGPRs, LLVM 19)."""
+    sgprs = _int_arg("sgprs", sgprs, 0, _sgpr_max(arch), f"{arch.name}'s SGPRs per wave")
     max_waves = arch.max_waves_per_simd
     if not arch.sgprs_limit_occupancy:  # GFX10+: getMaxWavesPerEU()
         return max_waves
@@ -165,6 +219,9 @@ def max_workgroups_per_unit(arch: Arch, waves_per_wg: int) -> tuple[int, str]:
 
     Returns (count, which limit bound it: "barriers" or "workgroup_size").
     """
+    waves_per_wg = _int_arg("waves_per_wg", waves_per_wg, 1,
+                            _ceil_div(arch.max_workgroup_size, min(arch.wave_sizes)),
+                            f"a {arch.max_workgroup_size}-thread workgroup's waves")
     wave_slots = arch.max_waves_per_simd * arch.simds_per_workgroup_unit
     if waves_per_wg == 1:  # single-wave workgroups use no barrier
         return wave_slots, "workgroup_size"
@@ -180,6 +237,8 @@ def lds_allocated(arch: Arch, lds_bytes: int) -> int:
     AMDGPUUsage, COMPUTE_PGM_RSRC2.LDS_SIZE: roundup(size / (128 * 4)) on GFX7-GFX12,
     roundup(size / (320 * 4)) on GFX950 (amd_hw_facts §3.1; `Arch.lds_alloc_granule`).
     """
+    lds_bytes = _int_arg("lds_bytes", lds_bytes, 0, arch.lds_bytes_per_workgroup,
+                         f"{arch.name}'s LDS per workgroup")
     return _align(lds_bytes, arch.lds_alloc_granule) if lds_bytes > 0 else 0
 
 
@@ -196,17 +255,20 @@ def _field(resources: Any, name: str, default: Any = None) -> Any:
     return getattr(resources, name, default)
 
 
-def _int_field(resources: Any, name: str) -> int:
+def _int_field(resources: Any, name: str, a: Arch | None = None) -> int:
     value = _field(resources, name)
     if value is None:
         raise TypeError(
             f"resources has no {name!r}: pass workbench Resources (or an object/dict with "
             "vgprs, agprs, sgprs, lds_bytes)"
         )
-    value = int(value)
-    if value < 0:
-        raise ValueError(f"resources.{name} must be >= 0, got {value}")
-    return value
+    hi, what = None, ""
+    if a is not None:
+        hi, what = {"vgprs": (a.max_arch_vgprs, "ArchVGPRs"), "agprs": (a.max_agprs, "AGPRs"),
+                    "sgprs": (_sgpr_max(a), "SGPRs per wave"),
+                    "lds_bytes": (a.lds_bytes_per_workgroup, "LDS per workgroup")}[name]
+        what = f"{a.name}'s {what}"
+    return _int_arg(f"resources.{name}", value, 0, hi, what)
 
 
 def occupancy(
@@ -225,40 +287,44 @@ def occupancy(
     """
     a = get_arch(arch)
     res_ws = _field(resources, "wave_size")
-    if res_ws is not None and wave_size is not None and int(res_ws) != int(wave_size):
-        raise ValueError(
-            f"wave_size={wave_size} contradicts the kernel's compiled wave size {res_ws}"
-        )
-    ws = int(res_ws if res_ws is not None else wave_size if wave_size is not None
-             else a.default_wave_size)
-    if ws not in a.wave_sizes:
-        raise ValueError(f"wave size {ws} is not supported on {a.name} "
-                         f"(supported: {', '.join(map(str, a.wave_sizes))})")
+    if wave_size is not None:
+        wave_size = _wave_arg(a, wave_size)
+    if res_ws is not None and wave_size is not None and int(res_ws) != wave_size:
+        raise OccupancyArgumentError(
+            f"wave_size={wave_size} contradicts the kernel's compiled wave size {res_ws}",
+            "wave_size")
+    ws = (_wave_arg(a, res_ws, "resources.wave_size") if res_ws is not None
+          else wave_size if wave_size is not None else a.default_wave_size)
 
     max_flat = _field(resources, "max_flat_workgroup_size")
     if block_size is None:
         block_size = int(max_flat) if max_flat else a.max_workgroup_size
-    block_size = int(block_size)
-    if not 1 <= block_size <= a.max_workgroup_size:
-        raise ValueError(f"block_size={block_size} is outside 1..{a.max_workgroup_size} "
-                         f"for {a.name}")
+    block_size = _int_arg("block_size", block_size, 1, a.max_workgroup_size,
+                          f"threads per workgroup on {a.name}")
     if max_flat and block_size > int(max_flat):
-        raise ValueError(f"block_size={block_size} exceeds the kernel's max flat workgroup "
-                         f"size {max_flat} (__launch_bounds__)")
+        raise OccupancyArgumentError(
+            f"block_size={block_size} exceeds the kernel's max flat workgroup size {max_flat} "
+            f"(__launch_bounds__): use 1..{max_flat}", "block_size")
 
-    vgprs = _int_field(resources, "vgprs")
-    agprs = int(_field(resources, "agprs", 0) or 0)
-    sgprs = _int_field(resources, "sgprs")
-    if dynamic_lds < 0:
-        raise ValueError(f"dynamic_lds must be >= 0, got {dynamic_lds}")
-    lds = _int_field(resources, "lds_bytes") + int(dynamic_lds)
-    if agprs and not a.has_agprs:
-        raise ValueError(f"resources.agprs={agprs} but {a.name} has no AGPRs")
+    vgprs = _int_field(resources, "vgprs", a)
+    raw_agprs = _field(resources, "agprs", 0) or 0
+    if raw_agprs and not a.has_agprs:
+        raise OccupancyArgumentError(f"resources.agprs={raw_agprs} but {a.name} has no AGPRs",
+                                     "resources.agprs")
+    agprs = _int_field({"agprs": raw_agprs}, "agprs", a)
+    sgprs = _int_field(resources, "sgprs", a)
+    if isinstance(dynamic_lds, (int, float)) and not isinstance(dynamic_lds, bool) \
+            and dynamic_lds < 0:
+        raise OccupancyArgumentError(f"dynamic_lds must be >= 0, got {dynamic_lds}",
+                                     "dynamic_lds")
+    dynamic_lds = _int_arg("dynamic_lds", dynamic_lds, 0, a.lds_bytes_per_workgroup,
+                           f"{a.name}'s LDS per workgroup")
+    lds = _int_field(resources, "lds_bytes", a) + dynamic_lds
     if lds > a.lds_bytes_per_workgroup:
-        raise ValueError(
+        raise OccupancyArgumentError(
             f"LDS per workgroup {lds} B (static {lds - dynamic_lds} + dynamic_lds "
-            f"{dynamic_lds}) exceeds {a.name}'s {a.lds_bytes_per_workgroup} B limit"
-        )
+            f"{dynamic_lds}) exceeds {a.name}'s {a.lds_bytes_per_workgroup} B limit",
+            "dynamic_lds")
 
     waves_per_wg = _ceil_div(block_size, ws)
     units = a.simds_per_workgroup_unit
@@ -311,6 +377,8 @@ def occupancy(
 
 def llvm_rules(llvm_major: int) -> frozenset[str]:
     """The `LLVM_RULES` in which LLVM `llvm_major`'s remark departs from the hardware rule."""
+    llvm_major = _int_arg("llvm_major", llvm_major, MIN_LLVM_MAJOR, None,
+                          "the LLVM majors hipwb supports")
     on = {r for r, since in _RULE_SINCE.items() if llvm_major >= since}
     on |= {r for r, until in _RULE_UNTIL.items() if llvm_major <= until}
     return frozenset(on)
@@ -345,7 +413,10 @@ def llvm_remark_waves(resources: ResourcesLike | Any, arch: str | Arch, llvm_maj
     remark; `occupancy()` is what a launch gets. `min_block` is the kernel's min flat
     workgroup size (1 under HIP's __launch_bounds__).
     """
-    return _remark_with(resources, get_arch(arch), llvm_rules(llvm_major), min_block)
+    a = get_arch(arch)
+    min_block = _int_arg("min_block", min_block, 1, a.max_workgroup_size,
+                         f"threads per workgroup on {a.name}")
+    return _remark_with(resources, a, llvm_rules(llvm_major), min_block)
 
 
 def _remark_with(resources: Any, a: Arch, rules: frozenset[str], min_block: int = 1) -> int:
@@ -353,10 +424,10 @@ def _remark_with(resources: Any, a: Arch, rules: frozenset[str], min_block: int 
     res_ws = _field(resources, "wave_size")
     ws = int(res_ws) if res_ws is not None else a.default_wave_size
     max_flat = int(_field(resources, "max_flat_workgroup_size") or a.max_workgroup_size)
-    vgprs = _int_field(resources, "vgprs")
-    agprs = int(_field(resources, "agprs", 0) or 0)
-    sgprs = _int_field(resources, "sgprs")
-    lds = _int_field(resources, "lds_bytes")
+    vgprs = _int_field(resources, "vgprs", a)
+    agprs = _int_field({"agprs": _field(resources, "agprs", 0) or 0}, "agprs", a)
+    sgprs = _int_field(resources, "sgprs", a)
+    lds = _int_field(resources, "lds_bytes", a)
     max_waves = a.max_waves_per_simd
     lds_div = lds if "lds-granule" in rules else lds_allocated(a, lds)
     lds_wgs = a.lds_bytes_per_workgroup_unit // max(lds_div, 1)
@@ -455,10 +526,14 @@ def occupancy_table(arch: str | Arch, wave_size: int | None = None, *,
     VGPR rows count the unified VGPRs a wave allocates; LDS rows assume `block_size` threads.
     """
     a = get_arch(arch)
-    ws = a.default_wave_size if wave_size is None else wave_size
-    a.vgpr_granule(ws)  # validates the wave size
-    if not 1 <= block_size <= a.max_workgroup_size:
-        raise ValueError(f"block_size={block_size} is outside 1..{a.max_workgroup_size}")
+    ws = a.default_wave_size if wave_size is None else _wave_arg(a, wave_size)
+    block_size = _int_arg("block_size", block_size, 1, a.max_workgroup_size,
+                          f"threads per workgroup on {a.name}")
+    marks = {"vgprs": (vgprs, a.max_vgprs_per_wave, "VGPRs per wave"),
+             "sgprs": (sgprs, _sgpr_max(a), "SGPRs per wave"),
+             "lds_bytes": (lds_bytes, a.lds_bytes_per_workgroup, "LDS per workgroup")}
+    vgprs, sgprs, lds_bytes = (None if v is None else _int_arg(k, v, 0, hi, f"{a.name}'s {w}")
+                               for k, (v, hi, w) in marks.items())
 
     def ranges(limit_of, hi_max: int) -> list[tuple[int, int, int]]:
         rows: list[list[int]] = []
@@ -471,7 +546,7 @@ def occupancy_table(arch: str | Arch, wave_size: int | None = None, *,
         return [tuple(r) for r in rows]
 
     vgpr_rows = ranges(lambda n: vgpr_waves(a, n, ws), a.max_vgprs_per_wave)
-    sgpr_hi = a.sgprs_addressable + (6 if a.sgprs_limit_occupancy else 2)  # + VCC/FS/XNACK
+    sgpr_hi = _sgpr_max(a)  # + VCC/FS/XNACK
     sgpr_rows = ranges(lambda n: sgpr_waves(a, n), sgpr_hi)
     wpw = _ceil_div(block_size, ws)
     max_wgs, _ = max_workgroups_per_unit(a, wpw)
