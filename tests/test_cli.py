@@ -121,3 +121,15 @@ def test_no_llvm_exits_1_with_install_commands(tmp_path):
                        env=env, cwd=tmp_path, timeout=120)
     assert c.returncode == 1
     assert "No usable LLVM toolchain" in c.stderr and "apt-get install" in c.stderr
+
+
+def test_a_name_compile_refuses_is_a_usage_error(run, tmp_path):
+    """compile() refuses control characters in a file name or a define: exit 2, one line
+    naming the argument, no traceback."""
+    odd = tmp_path / "a\tb.hip"
+    odd.write_text("__global__ void f(int* p) { p[0] = 1; }\n")
+    out = run("compile", str(odd))
+    assert out.returncode == 2, out.stderr
+    assert "control character" in out.stderr and "Traceback" not in out.stderr
+    out = run("compile", "scale.hip", "-D", "X=1\n2")
+    assert out.returncode == 2 and "Traceback" not in out.stderr, out.stderr

@@ -118,6 +118,8 @@ def _compile(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     except ToolchainError as e:
         print(f"hipwb: {e}", file=sys.stderr)
         return EXIT_COMPILE
+    except ValueError as e:  # a file name or define compile() refuses (control characters)
+        return _usage(parser, str(e))
     seconds = time.perf_counter() - t0
     from .widgets.compile_report import CompileReport, module_summary
 
