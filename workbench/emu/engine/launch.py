@@ -45,7 +45,6 @@ CHECK_TIMEOUT_FACTOR = 4  # default watchdog multiplier in check mode
 # hipLimitStackSize, 1024 bytes (HIP documentation, "Call stack": an MI300X "could use
 # 304 · 2048 · 1024 bytes = 608 MiB for the call stack by default")
 DEFAULT_STACK_BYTES = 1024
-STATE_BYTES_PER_BATCH = footprint.STATE_BYTES_PER_BATCH  # cap on the state bytes of a batch
 # The wave64 CDNA targets whose code objects the emulator executes: gfx942 (CDNA3) and gfx950
 # (CDNA4: LLVM AMDGPU.td FeatureISAVersion9_5_Common = FeatureISAVersion9_4_Common plus the
 # gfx950 features, llvm/llvm-project PR 116307).
@@ -184,6 +183,7 @@ def execute(info: Any, listing: Any, grid: Sequence[int], block: Sequence[int],
     scratch = desc.private_segment_fixed_size
     if desc.uses_dynamic_stack:
         scratch = max(scratch, DEFAULT_STACK_BYTES)
+    # entry point: with kernarg preloading the first 256 bytes are a compatibility prologue
     entry_addr = info.entry + (256 if desc.kernarg_preload_length else 0)
     if entry_addr not in prog.index:
         raise EmulatorError(f"{info.name}: entry 0x{entry_addr:x} is not in the listing")
