@@ -8,8 +8,11 @@ code-object metadata, so a mismatch is caught before anything runs.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
+import re
 import struct
+import sys
 from dataclasses import dataclass
 from typing import Any
 
@@ -97,6 +100,9 @@ class BoundArg:
     kind: str  # "buffer" | "scalar" | "raw"
     value: Any  # the user's object (array/tensor) or the typed numpy scalar
     dtype: str | None = None  # element dtype the kernel expects
+    # A by-value struct's pointer fields, each a "buffer" BoundArg whose ``arg`` is the field
+    # (name "g.x", offset in the kernarg segment); bind_args lists them after the arguments.
+    fields: tuple[BoundArg, ...] = ()
 
     @property
     def name(self) -> str:
@@ -203,6 +209,8 @@ def _scalar(arg: KernelArg, value: Any, where: str) -> BoundArg:
     if vec is not None:
         return _vector(arg, vec, value, where)
     dt = element_dtype(ctype)
+    if dt is None and dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return _struct(arg, value, where)
     if dt is None:
         # A struct or other aggregate passed by value: accept its exact bytes, as bytes, a
         # numpy structured scalar or 0-d array (np.array((1.0, 2), dtype)), or a ctypes
@@ -212,7 +220,9 @@ def _scalar(arg: KernelArg, value: Any, where: str) -> BoundArg:
             return BoundArg(arg, "raw", raw)
         spelled = arg.ctype + (f" = {arg.canonical}" if arg.canonical else "")
         got = "" if raw is None else f"; got {len(raw)} bytes"
-        raise LaunchError(f"{where} has type {spelled!r} ({arg.size} bytes): pass its raw "
+        raise LaunchError(f"{where} has type {spelled!r} ({arg.size} bytes): pass a dataclass "
+                          f"instance mirroring the struct (fields annotated with their C types, "
+                          f"pointer fields given arrays; see docs/api.md), its raw "
                           f"bytes (bytes of length {arg.size}), a numpy structured scalar or a "
                           f"ctypes Structure of that size{got}")
     if is_array(value):
@@ -368,6 +378,7 @@ def bind_args(info: KernelInfo, args: tuple) -> list[BoundArg]:
         raise LaunchError(f"{info.name} takes {len(info.args)} argument(s) but {len(args)} were "
                           f"given; signature: {sig}")
     out = []
+    fields: list[BoundArg] = []
     for i, (arg, value) in enumerate(zip(info.args, args)):
         where = _Where(i, arg.name, info.name)
         if arg.kind == "dynamic_shared_pointer":
@@ -376,8 +387,13 @@ def bind_args(info: KernelInfo, args: tuple) -> list[BoundArg]:
         if arg.is_pointer:
             out.append(_buffer(arg, value, where))
         else:
-            out.append(_scalar(arg, value, where))
-    return out
+            b = _scalar(arg, value, where)
+            out.append(b)
+            fields.extend(b.fields)
+    # A struct's pointer fields come after every argument, so out[i] stays argument i; each
+    # is placed like a pointer argument and its address patched into the struct's bytes
+    # (marshal.launch_values).
+    return out + fields if fields else out
 
 
 def normalize_dims(value: Any, what: str) -> tuple[int, int, int]:
@@ -440,3 +456,194 @@ def scalar_converter(bound: BoundArg):
         return ctor(v) if t is float or t is int else DECLINE
 
     return conv_float
+
+
+# ---------------------------------------------------------------------------------------------
+# By-value structs whose fields include device pointers (HipKittens' ``globals``, Composable
+# Kernel's ``kargs``): a dataclass mirrors the struct, each field annotated with its C type.
+
+_ARRAY_FIELD = re.compile(r"^(.*?)\s*\[\s*(\d+)\s*\]$")
+
+
+@dataclass(frozen=True)
+class StructField:
+    """One field of a mirrored struct, laid out by the C rules (AMDGPU / LP64 data layout)."""
+
+    name: str
+    ctype: str  # as annotated, e.g. "const float*", "int", "float[3]", or the nested class name
+    offset: int  # from the start of the struct
+    size: int
+    align: int
+    kind: str  # "pointer" | "scalar" | "vector" | "array" | "struct"
+    dtype: str | None = None  # scalar/array element dtype; vector element dtype
+    count: int = 1  # array elements / vector lanes
+    pointee: str | None = None
+    is_const: bool = False
+    sub: StructLayout | None = None  # a nested struct's layout
+
+
+@dataclass(frozen=True)
+class StructLayout:
+    """A dataclass's fields at their C offsets; ``size`` padded to ``align`` as C does."""
+
+    name: str
+    fields: tuple[StructField, ...]
+    size: int
+    align: int
+
+    def describe(self) -> str:
+        return ", ".join(f"{f.name} ({f.ctype}, offset {f.offset})" for f in self.fields)
+
+
+def _dtype_size(dt: str) -> int:
+    return 2 if dt == "bfloat16" else np.dtype(dt).itemsize
+
+
+def _resolve_nested(cls: type, t: Any) -> type | None:
+    """A nested dataclass named by an annotation (the class, or its name as a string as
+    ``from __future__ import annotations`` leaves it, looked up in the class's module)."""
+    if isinstance(t, type) and dataclasses.is_dataclass(t):
+        return t
+    if isinstance(t, str) and t.strip().isidentifier():
+        hit = getattr(sys.modules.get(cls.__module__), t.strip(), None)
+        if isinstance(hit, type) and dataclasses.is_dataclass(hit):
+            return hit
+    return None
+
+
+def _field_of(cls: type, name: str, t: Any) -> StructField:
+    """A field's kind, size and alignment from its annotation (offset filled by the caller)."""
+    nested = _resolve_nested(cls, t)
+    if nested is not None:
+        sub = struct_layout(nested)
+        return StructField(name, nested.__name__, 0, sub.size, sub.align, "struct", sub=sub)
+    if not isinstance(t, str):
+        raise TypeError(f"field {name!r} of {cls.__name__} is annotated {t!r}: annotate it with "
+                        f"its C type as a string (\"const float*\", \"int\", \"float[4]\") or a "
+                        f"nested dataclass")
+    ctype = t.strip()
+    from ..clang_ast import pointee as _pointee
+
+    pt, is_const = _pointee(ctype)
+    if pt is not None:  # 64-bit global/flat pointers (AMDGPUUsage "Address Spaces")
+        return StructField(name, ctype, 0, 8, 8, "pointer", element_dtype(pt), 1, pt, is_const)
+    m = _ARRAY_FIELD.match(ctype)
+    if m is not None:
+        dt = element_dtype(m.group(1))
+        if dt is None or vector_type(m.group(1)) is not None:
+            raise TypeError(f"field {name!r} of {cls.__name__}: {ctype!r} is an array of a type "
+                            f"hipwb does not lay out (arrays of numeric scalars only)")
+        n, es = int(m.group(2)), _dtype_size(dt)
+        return StructField(name, ctype, 0, n * es, es, "array", dt, n)
+    vec = vector_type(ctype)
+    if vec is not None:
+        dt, n = vec
+        es = _dtype_size(dt)
+        size = n * es  # HIP vector types: float3 is 12 bytes aligned to 4, float4 16 to 16
+        align = min(size, 16) if size & (size - 1) == 0 else es
+        return StructField(name, ctype, 0, size, align, "vector", dt, n)
+    dt = element_dtype(ctype)
+    if dt is None:
+        raise TypeError(f"field {name!r} of {cls.__name__}: C type {ctype!r} is not one hipwb "
+                        f"lays out (pointers, numeric scalars, HIP vector types, arrays of "
+                        f"scalars, nested dataclasses)")
+    es = _dtype_size(dt)
+    return StructField(name, ctype, 0, es, es, "scalar", dt)
+
+
+@functools.cache
+def struct_layout(cls: type) -> StructLayout:
+    """The C layout of a dataclass mirroring a struct: fields in declaration order, each at
+    the next multiple of its alignment; the size rounded up to the largest alignment."""
+    if not (isinstance(cls, type) and dataclasses.is_dataclass(cls)):
+        raise TypeError(f"{cls!r} is not a dataclass")
+    fields, off, align = [], 0, 1
+    for f in dataclasses.fields(cls):
+        sf = _field_of(cls, f.name, f.type)
+        off = -(-off // sf.align) * sf.align
+        fields.append(dataclasses.replace(sf, offset=off))
+        off += sf.size
+        align = max(align, sf.align)
+    return StructLayout(cls.__name__, tuple(fields), -(-off // align) * align, align)
+
+
+def _struct(arg: KernelArg, value: Any, where: Any) -> BoundArg:
+    """A dataclass instance for a by-value struct argument: scalar fields packed with their C
+    types, pointer fields bound like pointer arguments (``BoundArg.fields``)."""
+    try:
+        layout = struct_layout(type(value))
+    except TypeError as e:
+        raise LaunchError(f"{where} ({arg.ctype}): {e}") from None
+    if layout.size != arg.size:
+        raise LaunchError(f"{where} has type {arg.ctype!r} of {arg.size} bytes in the kernel's "
+                          f"metadata, but {layout.name} lays out to {layout.size} bytes "
+                          f"({layout.describe()}): its fields must be the struct's, in order, "
+                          f"with the same C types")
+    raw = bytearray(arg.size)
+    buffers: list[BoundArg] = []
+    _pack_struct(arg, layout, value, where, "", 0, raw, buffers)
+    return BoundArg(arg, "raw", bytes(raw), None, tuple(buffers))
+
+
+_MISSING = object()
+
+
+def _field_values(layout: StructLayout, value: Any, where: Any, path: str) -> list[Any]:
+    """The values of a struct's fields, in order, from a dataclass instance, a dict (keys
+    checked against the fields) or a tuple/list."""
+    names = [f.name for f in layout.fields]
+    spelled = "; fields: " + ", ".join(f"{f.name} ({f.ctype})" for f in layout.fields)
+    at = f"{where}, field {path!r}" if path else str(where)
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        if type(value).__name__ != layout.name and path:
+            raise LaunchError(f"{at} is a {layout.name}, got a {type(value).__name__}")
+        return [getattr(value, n, _MISSING) for n in names]
+    if isinstance(value, dict):
+        unknown = [k for k in value if k not in names]
+        if unknown:
+            raise LaunchError(f"{at} ({layout.name}) has no field {unknown[0]!r}{spelled}")
+        return [value.get(n, _MISSING) for n in names]
+    if isinstance(value, (tuple, list)):
+        if len(value) != len(names):
+            raise LaunchError(f"{at} ({layout.name}) takes {len(names)} field values, got "
+                              f"{len(value)}{spelled}")
+        return list(value)
+    raise LaunchError(f"{at} is a struct {layout.name}: pass a {layout.name} instance, a dict "
+                      f"or a tuple of its fields, got {type(value).__name__}{spelled}")
+
+
+def _pack_struct(arg: KernelArg, layout: StructLayout, value: Any, where: Any, prefix: str,
+                 base: int, raw: bytearray, buffers: list[BoundArg]) -> None:
+    for f, v in zip(layout.fields, _field_values(layout, value, where, prefix.rstrip("."))):
+        path = prefix + f.name
+        fwhere = f"{where}, field {path!r}"
+        if v is _MISSING or v is None:
+            raise LaunchError(f"{fwhere} ({f.ctype}) is missing: "
+                              + ("pass an array (numpy, torch, cupy)" if f.kind == "pointer"
+                                 else "give it a value"))
+        off = base + f.offset
+        farg = KernelArg(name=f"{arg.name}.{path}", ctype=f.ctype, offset=arg.offset + off,
+                         size=f.size, kind="global_buffer" if f.kind == "pointer" else "by_value",
+                         pointee=f.pointee, is_const=f.is_const)
+        if f.kind == "pointer":
+            buffers.append(_buffer(farg, v, fwhere))
+        elif f.kind == "struct":
+            assert f.sub is not None
+            _pack_struct(arg, f.sub, v, where, path + ".", off, raw, buffers)
+        elif f.kind == "vector":
+            raw[off:off + f.size] = _vector(farg, (f.dtype, f.count), v, fwhere).value
+        elif f.kind == "array":
+            items = v.tolist() if isinstance(v, np.ndarray) else v
+            if not isinstance(items, (tuple, list)) or len(items) != f.count:
+                raise LaunchError(f"{fwhere} ({f.ctype}) takes {f.count} numbers, got "
+                                  f"{type(v).__name__} {v!r:.40}")
+            es = f.size // f.count
+            for k, item in enumerate(items):
+                b = _typed(farg, f.dtype, item, f"{fwhere}[{k}]")
+                raw[off + k * es:off + (k + 1) * es] = np.asarray(b.value).tobytes()
+        else:
+            if is_array(v):
+                raise LaunchError(f"{fwhere} is a scalar ({f.ctype}) but got an array "
+                                  f"{type(v).__name__}")
+            b = _typed(farg, f.dtype, v, fwhere)
+            raw[off:off + f.size] = np.asarray(b.value).tobytes()

@@ -205,7 +205,11 @@ class CupyDevice(abc.ABC):
         hit = self._functions.get((id(kernel.module), info.symbol))
         fn = hit[1] if hit is not None and hit[0]() is kernel.module else self.function(kernel,
                                                                                        info)
-        values, staged = self._values(args)
+        if len(args) != len(info.args):  # a by-value struct's pointer fields follow the args
+            ptrs, staged = self.pointers(args)
+            values = launch_values(info, args, ptrs)
+        else:
+            values, staged = self._values(args)
         if dynamic_lds:
             self.set_dynamic_lds(fn, dynamic_lds)
         if self._multi_gpu:
@@ -231,7 +235,8 @@ class CupyDevice(abc.ABC):
         and several GPUs always take the full path.
         """
         hit = self._functions.get((id(kernel.module), info.symbol))
-        if self._multi_gpu or hit is None or hit[0]() is not kernel.module:
+        if (self._multi_gpu or hit is None or hit[0]() is not kernel.module
+                or len(args) != len(info.args)):  # struct fields: always the full path
             return None
         fn = hit[1]
         convs = []

@@ -123,19 +123,41 @@ def scalar_value(b: BoundArg) -> Any:
 def launch_values(info: KernelInfo, bound: Sequence[BoundArg],
                   pointers: Sequence[int | None]) -> tuple:
     """One value per explicit argument, in order: np.uint64 addresses for pointers, exactly
-    typed scalars for the rest (what a cupy ``Function`` call takes)."""
-    if len(bound) != len(info.args) or len(pointers) != len(bound):
-        raise LaunchError(f"{info.name}: {len(info.args)} arguments expected, got "
+    typed scalars for the rest (what a cupy ``Function`` call takes).
+
+    ``bound`` may go on past the explicit arguments with a by-value struct's pointer fields
+    (``BoundArg.fields``, listed after the arguments by ``bind_args``): each field's address
+    is written into its struct's bytes at the field's offset."""
+    n = len(info.args)
+    if len(bound) < n or len(pointers) != len(bound):
+        raise LaunchError(f"{info.name}: {n} arguments expected, got "
                           f"{len(bound)} bound and {len(pointers)} pointers")
     out = []
-    for b, p in zip(bound, pointers):
+    for b, p in zip(bound[:n], pointers[:n]):
         if b.kind == "buffer":
             if p is None:
                 raise LaunchError(f"argument {b.name!r} ({b.arg.ctype}) has no device address")
             out.append(np.uint64(p))
         else:
             out.append(scalar_value(b))
+    for b, p in zip(bound[n:], pointers[n:]):
+        i = _containing_arg(info, b)
+        if p is None or b.kind != "buffer":
+            raise LaunchError(f"struct field {b.name!r} ({b.arg.ctype}) has no device address")
+        raw = out[i].view(np.uint8)  # the struct's V<size> value: patch the pointer in place
+        at = b.arg.offset - info.args[i].offset
+        raw[at:at + 8] = np.frombuffer(np.uint64(p).tobytes(), np.uint8)
     return tuple(out)
+
+
+def _containing_arg(info: KernelInfo, field: BoundArg) -> int:
+    """The index of the by-value argument whose bytes hold a struct field."""
+    off = field.arg.offset
+    for i, a in enumerate(info.args):
+        if not a.is_pointer and a.offset <= off and off + field.arg.size <= a.offset + a.size:
+            return i
+    raise LaunchError(f"{info.name}: struct field {field.name!r} at kernarg offset {off} lies "
+                      f"in no by-value argument")
 
 
 def hidden_values(grid: Sequence[int], block: Sequence[int],
