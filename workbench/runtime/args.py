@@ -513,6 +513,10 @@ def _resolve_nested(cls: type, t: Any) -> type | None:
 
 def _field_of(cls: type, name: str, t: Any) -> StructField:
     """A field's kind, size and alignment from its annotation (offset filled by the caller)."""
+    if isinstance(t, str):  # under `from __future__ import annotations`, "int" reads "'int'"
+        t = t.strip()
+        if len(t) >= 2 and t[0] == t[-1] and t[0] in "'\"":
+            t = t[1:-1].strip()
     nested = _resolve_nested(cls, t)
     if nested is not None:
         sub = struct_layout(nested)

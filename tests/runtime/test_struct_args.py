@@ -1,0 +1,240 @@
+"""By-value structs holding device pointers (HipKittens' ``globals``, Composable Kernel's
+``kargs``): a dataclass mirrors the struct, its fields annotated with their C types. Real
+clang and the real emulator (gfx942, gfx950); the ROCm path with a stand-in cupy (mocked, no
+AMD GPU: the packed kernarg bytes); the CUDA path on a real NVIDIA GPU only (skipped here).
+"""
+
+from __future__ import annotations
+
+import struct
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pytest
+from gpu.fake_cupy import FakeCupy
+from gpu.nvidia import needs_nvidia_gpu
+
+import workbench as wb
+from workbench.runtime import Kernel, LaunchError
+from workbench.runtime.args import bind_args, struct_layout
+from workbench.runtime.marshal import pack_explicit, pack_kernargs
+from workbench.runtime.rocm import RocmDevice
+
+ROOT = Path(__file__).resolve().parents[2]
+SOURCE = (ROOT / "kernels" / "portable" / "struct_args.hip").read_text()
+EMULATORS = ("emulator:gfx942", "emulator:gfx950")
+
+
+@dataclass
+class SaxpyArgs:
+    x: "const float*"
+    y: "float*"
+    n: "int"
+    alpha: "float"
+
+
+@dataclass
+class Dims:
+    rows: "int"
+    cols: "int"
+
+
+@dataclass
+class Globals:  # 3 pointers, 3 ints and a nested struct of two ints, as HipKittens' globals
+    a: "const float*"
+    b: "const float*"
+    c: "float*"
+    lda: "int"
+    scale: "int"
+    bias: "int"
+    dims: Dims
+
+
+MIXED = """
+struct Mixed { float* out; float c[3]; float2 v; short s; };
+extern "C" __global__ void mixed(Mixed m) {
+    int i = threadIdx.x;
+    if (i < 3) m.out[i] = m.c[i] * m.v.x + m.v.y + m.s;
+}
+"""
+
+
+@dataclass
+class Mixed:
+    out: "float*"
+    c: "float[3]"
+    v: "float2"
+    s: "short"
+
+
+@pytest.fixture(scope="module")
+def module():
+    return wb.compile(SOURCE, arch=["gfx942", "gfx950"], filename="struct_args.hip")
+
+
+def _globals(rng, rows=5, cols=19, lda=24):
+    a = rng.random((rows, lda), dtype=np.float32)
+    b = rng.random((rows, cols), dtype=np.float32)
+    c = np.zeros((rows, cols), np.float32)
+    return a, b, c, Globals(a, b, c, lda, 3, 7, Dims(rows, cols))
+
+
+def test_layout_is_the_c_layout_and_the_kernels_metadata_size(module):
+    lay = struct_layout(Globals)
+    assert [(f.name, f.offset, f.size) for f in lay.fields] == [
+        ("a", 0, 8), ("b", 8, 8), ("c", 16, 8), ("lda", 24, 4), ("scale", 28, 4),
+        ("bias", 32, 4), ("dims", 36, 8)]
+    assert (lay.size, lay.align) == (48, 8)
+    for arch in ("gfx942", "gfx950"):
+        assert module[arch].kernel("scale_add_2d").args[0].size == 48
+        assert module[arch].kernel("saxpy_struct").args[0].size == struct_layout(SaxpyArgs).size
+    mixed = struct_layout(Mixed)
+    assert [(f.name, f.offset) for f in mixed.fields] == [("out", 0), ("c", 8), ("v", 24),
+                                                          ("s", 32)]
+    assert mixed.size == 40
+
+
+@pytest.mark.parametrize("dev", EMULATORS)
+def test_saxpy_struct_on_the_emulator(module, dev):
+    x = np.arange(1000, dtype=np.float32)
+    y = np.ones(1000, np.float32)
+    module.saxpy_struct.on(dev)[4, 256](SaxpyArgs(x=x, y=y, n=1000, alpha=2.0))
+    np.testing.assert_array_equal(y, 1 + 2 * x)
+
+
+@pytest.mark.parametrize("dev", EMULATORS)
+def test_hipkittens_like_globals_on_the_emulator(module, dev):
+    a, b, c, g = _globals(np.random.default_rng(0))
+    module.scale_add_2d.on(dev)[(2, 1), (16, 16)](g)
+    np.testing.assert_allclose(c, 3 * a[:, :19] + b + 7, rtol=1e-6)
+    # a nested struct may also be given as a dict or a tuple of its fields
+    c[:] = 0
+    g.dims = {"rows": 5, "cols": 19}
+    module.scale_add_2d.on(dev)[(2, 1), (16, 16)](g)
+    np.testing.assert_allclose(c, 3 * a[:, :19] + b + 7, rtol=1e-6)
+
+
+@pytest.mark.parametrize("dev", EMULATORS)
+def test_array_vector_and_short_fields_on_the_emulator(dev):
+    m = wb.compile(MIXED, arch=dev.split(":")[1])
+    assert m.mixed.info().args[0].size == struct_layout(Mixed).size
+    out = np.zeros(3, np.float32)
+    m.mixed.on(dev)[1, 64](Mixed(out, [1.0, 2.0, 3.0], (10.0, 0.5), -1))
+    np.testing.assert_array_equal(out, np.array([1, 2, 3], np.float32) * 10 + 0.5 - 1)
+
+
+def test_struct_fault_names_the_field(module):
+    x = np.arange(10, dtype=np.float32)
+    y = np.zeros(10, np.float32)
+    with pytest.raises(wb.KernelFault, match=r"a\.x|a\.y"):
+        module.saxpy_struct.on("emulator:gfx942")[1, 64](SaxpyArgs(x, y, 64, 1.0))
+
+
+def test_wrong_field_name_missing_field_wrong_dtype_are_clear(module):
+    k = module.scale_add_2d.on("emulator:gfx942")
+    a, b, c, g = _globals(np.random.default_rng(1))
+    g.dims = {"rows": 5, "colz": 19}
+    with pytest.raises(LaunchError, match=r"argument 0 'g' of scale_add_2d, field 'dims' "
+                                          r"\(Dims\) has no field 'colz'; fields: rows \(int\), "
+                                          r"cols \(int\)"):
+        k[1, 64](g)
+    g.dims = Dims(5, 19)
+    g.c = None
+    with pytest.raises(LaunchError, match=r"argument 0 'g' of scale_add_2d, field 'c' "
+                                          r"\(float\*\) is missing: pass an array"):
+        k[1, 64](g)
+    g.c = c.astype(np.float64)
+    with pytest.raises(LaunchError, match=r"field 'c' \(float\*\) expects float32 elements, "
+                                          r"got a float64 ndarray"):
+        k[1, 64](g)
+    g.c, g.lda = c, 2**40
+    with pytest.raises(LaunchError, match=r"field 'lda' \(int\) must be in"):
+        k[1, 64](g)
+    g.lda = 24
+    g.dims = {"rows": 5}
+    with pytest.raises(LaunchError, match=r"field 'dims\.cols' \(int\) is missing"):
+        k[1, 64](g)
+
+
+def test_a_mirror_of_the_wrong_size_and_a_bare_dict_are_refused(module):
+    @dataclass
+    class Short:  # lda/scale/bias/dims left out
+        a: "const float*"
+        b: "const float*"
+        c: "float*"
+
+    x = np.zeros(4, np.float32)
+    with pytest.raises(LaunchError, match=r"'Globals' of 48 bytes .* Short lays out to 24"):
+        module.scale_add_2d.on("emulator:gfx942")[1, 64](Short(x, x, x))
+    with pytest.raises(LaunchError, match=r"pass a dataclass instance mirroring the struct"):
+        module.saxpy_struct.on("emulator:gfx942")[1, 64]({"x": x, "y": x, "n": 4,
+                                                          "alpha": 1.0})
+
+    @dataclass
+    class Odd:
+        p: "float**x"
+
+    with pytest.raises(LaunchError, match=r"field 'p' of Odd: C type 'float\*\*x'"):
+        module.saxpy_struct.on("emulator:gfx942")[1, 64](Odd(x))
+
+
+def test_kernarg_bytes_hold_the_field_addresses(module):
+    info = module["gfx942"].kernel("saxpy_struct")
+    x = np.arange(8, dtype=np.float32)
+    y = np.zeros(8, np.float32)
+    bound = bind_args(info, (SaxpyArgs(x, y, 8, 0.5),))
+    assert [b.name for b in bound] == ["a", "a.x", "a.y"]
+    assert [b.arg.offset for b in bound[1:]] == [0, 8]
+    packed = pack_kernargs(info, bound, [None, 0x1000, 0x2000], (1, 1, 1), (64, 1, 1))
+    assert packed[:24] == struct.pack("<QQif", 0x1000, 0x2000, 8, 0.5)
+
+
+# ------------------------------------------------------- ROCm, mocked (no AMD GPU here)
+
+def _saxpy_reference(mem, grid, block, a):
+    """What saxpy_struct does, on the fake device memory, from the struct's bytes."""
+    x, y, n, alpha = struct.unpack("<QQif", np.asarray(a).tobytes())
+    mem.view(y, np.float32, n)[:] += alpha * mem.view(x, np.float32, n)
+
+
+def test_rocm_struct_kernarg_bytes_with_fake_cupy_mocked_no_amd_gpu(monkeypatch, module):
+    fake = FakeCupy(hip=True, kernels={"saxpy_struct": _saxpy_reference}).install(monkeypatch)
+    dev = RocmDevice(0)
+    k = Kernel(module, "saxpy_struct").on(dev)
+    x = np.arange(300, dtype=np.float32)
+    y = np.ones(300, np.float32)  # host arrays: staged to the device and copied back
+    d_x = fake.asarray(x)  # a device array: passed in place
+    res = k[2, 256](SaxpyArgs(x=d_x, y=y, n=300, alpha=3.0), guard=False)
+    (val,) = fake.launches[0]["args"]
+    assert np.asarray(val).dtype.str == "|V24"  # one by-value argument of the metadata's size
+    px, py, n, alpha = struct.unpack("<QQif", np.asarray(val).tobytes())
+    assert px == d_x.data.ptr and py not in (0, px) and (n, alpha) == (300, 3.0)
+    np.testing.assert_array_equal(y, 1 + 3 * x)
+    assert res.stats["staged"] == 1
+    # the value is what the emulator packs at the argument's offset for the same addresses
+    info = module["gfx942"].kernel("saxpy_struct")
+    bound = bind_args(info, (SaxpyArgs(x=d_x, y=y, n=300, alpha=3.0),))
+    assert pack_explicit(info, bound, [None, px, py])[:24] == np.asarray(val).tobytes()
+
+
+# ------------------------------------------------------- CUDA: a real NVIDIA GPU only
+
+@needs_nvidia_gpu
+@pytest.mark.gpu
+def test_struct_kernels_on_nvidia_gpu():
+    import cupy
+
+    mod = wb.compile(SOURCE, arch="gfx942", filename="struct_args.hip")
+    dev = "cuda"
+    x = cupy.arange(100_003, dtype=cupy.float32)
+    y = cupy.ones(100_003, dtype=cupy.float32)
+    mod.saxpy_struct.on(dev)[(100_003 + 255) // 256, 256](SaxpyArgs(x, y, 100_003, 2.0))
+    cupy.testing.assert_array_equal(y, 1 + 2 * x)
+    a, b, c, g = _globals(np.random.default_rng(2), rows=300, cols=257, lda=260)
+    mod.scale_add_2d.on(dev)[((257 + 15) // 16, (300 + 15) // 16), (16, 16)](g)  # host arrays
+    np.testing.assert_allclose(c, 3 * a[:, :257] + b + 7, rtol=1e-6)
+    ga, gb, gc = cupy.asarray(a), cupy.asarray(b), cupy.zeros_like(cupy.asarray(c))
+    g2 = Globals(ga, gb, gc, 260, 3, 7, Dims(300, 257))
+    mod.scale_add_2d.on(dev)[((257 + 15) // 16, (300 + 15) // 16), (16, 16)](g2)
+    np.testing.assert_allclose(gc.get(), 3 * a[:, :257] + b + 7, rtol=1e-6)
