@@ -167,7 +167,7 @@ def test_a_mirror_of_the_wrong_size_and_a_bare_dict_are_refused(module):
     x = np.zeros(4, np.float32)
     with pytest.raises(LaunchError, match=r"'Globals' of 48 bytes .* Short lays out to 24"):
         module.scale_add_2d.on("emulator:gfx942")[1, 64](Short(x, x, x))
-    with pytest.raises(LaunchError, match=r"pass a dataclass instance mirroring the struct"):
+    with pytest.raises(LaunchError, match=r"or a dataclass instance mirroring the struct"):
         module.saxpy_struct.on("emulator:gfx942")[1, 64]({"x": x, "y": x, "n": 4,
                                                           "alpha": 1.0})
 

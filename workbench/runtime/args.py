@@ -220,11 +220,11 @@ def _scalar(arg: KernelArg, value: Any, where: str) -> BoundArg:
             return BoundArg(arg, "raw", raw)
         spelled = arg.ctype + (f" = {arg.canonical}" if arg.canonical else "")
         got = "" if raw is None else f"; got {len(raw)} bytes"
-        raise LaunchError(f"{where} has type {spelled!r} ({arg.size} bytes): pass a dataclass "
-                          f"instance mirroring the struct (fields annotated with their C types, "
-                          f"pointer fields given arrays; see docs/api.md), its raw "
-                          f"bytes (bytes of length {arg.size}), a numpy structured scalar or a "
-                          f"ctypes Structure of that size{got}")
+        raise LaunchError(f"{where} has type {spelled!r} ({arg.size} bytes): pass its raw "
+                          f"bytes (bytes of length {arg.size}), a numpy structured scalar, a "
+                          f"ctypes Structure of that size or a dataclass instance mirroring the "
+                          f"struct (fields annotated with their C types, pointer fields given "
+                          f"arrays; docs/api.md){got}")
     if is_array(value):
         raise LaunchError(f"{where} is a scalar ({arg.ctype}) but got an array "
                           f"{type(value).__name__}")
