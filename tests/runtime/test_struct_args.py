@@ -2,7 +2,12 @@
 ``kargs``): a dataclass mirrors the struct, its fields annotated with their C types. Real
 clang and the real emulator (gfx942, gfx950); the ROCm path with a stand-in cupy (mocked, no
 AMD GPU: the packed kernarg bytes); the CUDA path on a real NVIDIA GPU only (skipped here).
+
+C types as annotations are not Python expressions: linters flag them (F722, F821) and, under
+``from __future__ import annotations`` (kept here: the quoted form is what hipwb then sees),
+ask for the quotes to go (UP037).
 """
+# ruff: noqa: F722, F821, UP037
 
 from __future__ import annotations
 

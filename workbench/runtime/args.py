@@ -548,9 +548,11 @@ def _field_of(cls: type, name: str, t: Any) -> StructField:
         return StructField(name, ctype, 0, size, align, "vector", dt, n)
     dt = element_dtype(ctype)
     if dt is None:
+        hint = (f"; if {ctype} is a nested dataclass, define it at module level (a string "
+                f"annotation is looked up in {cls.__module__})" if ctype.isidentifier() else "")
         raise TypeError(f"field {name!r} of {cls.__name__}: C type {ctype!r} is not one hipwb "
                         f"lays out (pointers, numeric scalars, HIP vector types, arrays of "
-                        f"scalars, nested dataclasses)")
+                        f"scalars, nested dataclasses){hint}")
     es = _dtype_size(dt)
     return StructField(name, ctype, 0, es, es, "scalar", dt)
 
