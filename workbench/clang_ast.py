@@ -109,3 +109,47 @@ def variable_type(ast_json: bytes, base: str) -> str | None:
                 t = n.get("type") or {}
                 return t.get("desugaredQualType") or t.get("qualType")
             stack.extend(n.get("inner") or ())
+
+
+# clang -Xclang -fdump-record-layouts-canonical: each laid-out record as clang's own ABI layout,
+#          0 | struct hk::Args
+#          0 |   const float * x
+#         24 |   struct hk::Dims d
+#         24 |     int m
+#            | [sizeof=48, dsize=48, align=8,
+_LAYOUT_ROW = re.compile(r"^\s*(\S*) \|( *)(.*)$")
+_LAYOUT_SIZE = re.compile(r"\[sizeof=(\d+),.*?align=(\d+)")
+
+
+def record_layouts(text: str) -> dict[str, dict[str, Any]]:
+    """Records in a ``-fdump-record-layouts-canonical`` dump, by qualified name (``struct ``
+    dropped): ``{"kind", "size", "align", "fields": [{"name", "ctype", "offset", "depth",
+    "bits"}]}``. ``fields`` lists every row under the record in order, nested records' rows
+    included (``depth`` 1: the record's own fields; a base class row is named ``(base)``;
+    ``bits`` is True for a bit-field)."""
+    out: dict[str, dict[str, Any]] = {}
+    for block in text.split("*** Dumping AST Record Layout")[1:]:
+        rec: dict[str, Any] | None = None
+        for row in block.split("\n*** ", 1)[0].splitlines():
+            m = _LAYOUT_ROW.match(row)
+            if m is None:
+                continue
+            off, indent, body = m.group(1), len(m.group(2)) - 1, m.group(3).strip()
+            size = _LAYOUT_SIZE.search(body)
+            if size is not None:
+                if rec is not None:
+                    rec["size"], rec["align"] = int(size.group(1)), int(size.group(2))
+                continue
+            if not off or not off[0].isdigit():
+                continue
+            if rec is None:
+                kind, _, name = body.partition(" ")
+                if kind not in ("struct", "class", "union"):
+                    kind, name = "struct", body
+                rec = out[name] = {"kind": kind, "size": None, "align": None, "fields": []}
+                continue
+            ctype, _, fname = body.rpartition(" ")
+            rec["fields"].append({"name": fname, "ctype": ctype.strip(),
+                                  "offset": int(off.split(":")[0]), "depth": indent // 2,
+                                  "bits": ":" in off})
+    return out

@@ -22,7 +22,7 @@ from gpu.nvidia import needs_nvidia_gpu
 
 import workbench as wb
 from workbench.runtime import Kernel, LaunchError
-from workbench.runtime.args import bind_args, struct_layout
+from workbench.runtime.args import bind_args, struct_layout, struct_type
 from workbench.runtime.marshal import pack_explicit, pack_kernargs
 from workbench.runtime.rocm import RocmDevice
 
@@ -195,6 +195,75 @@ def test_kernarg_bytes_hold_the_field_addresses(module):
     assert packed[:24] == struct.pack("<QQif", 0x1000, 0x2000, 8, 0.5)
 
 
+# ------------------------------------------------------- struct_type: clang's own layout
+
+def test_struct_type_mirrors_the_struct_from_clangs_layout(module):
+    G = struct_type(module.scale_add_2d)
+    assert G.__qualname__ == "Globals"
+    got = [(f.name, f.ctype, f.offset, f.size) for f in struct_layout(G).fields]
+    assert got == [("a", "const float *", 0, 8), ("b", "const float *", 8, 8),
+                   ("c", "float *", 16, 8), ("lda", "int", 24, 4), ("scale", "int", 28, 4),
+                   ("bias", "int", 32, 4), ("dims", "Dims", 36, 8)]
+    assert [f.offset for f in struct_layout(G).fields] == [
+        f.offset for f in struct_layout(Globals).fields]  # the hand-written mirror agrees
+    S = struct_type(module.saxpy_struct, "a", arch="gfx950")
+    assert [f.name for f in struct_layout(S).fields] == ["x", "y", "n", "alpha"]
+
+
+@pytest.mark.parametrize("dev", EMULATORS)
+def test_struct_type_instances_launch_on_the_emulator(module, dev):
+    G = struct_type(module.scale_add_2d)
+    rng = np.random.default_rng(3)
+    a, b, c, _ = _globals(rng)
+    g = G(a=a, b=b, c=c, lda=24, scale=3, bias=7, dims={"rows": 5, "cols": 19})
+    module.scale_add_2d.on(dev)[(2, 1), (16, 16)](g)
+    np.testing.assert_allclose(c, 3 * a[:, :19] + b + 7, rtol=1e-6)
+    g.a = a.astype(np.float16)
+    with pytest.raises(LaunchError, match=r"field 'a' \(const float \*\) expects float32"):
+        module.scale_add_2d.on(dev)[(2, 1), (16, 16)](g)
+
+
+def test_struct_type_with_typedefs_namespaces_vectors_and_arrays():
+    src = """
+    namespace hk { typedef float f32; struct Dims { int m; int k; };
+    struct Args { const f32* x; f32* y; int n; float alpha; Dims d; float c[3]; float2 v;
+                  short s; }; }
+    __global__ void k(hk::Args a) {
+        int i = threadIdx.x;
+        if (i < a.n) a.y[i] = a.alpha * a.x[i] + a.d.m + a.c[2] + a.v.y + a.s;
+    }
+    """
+    m = wb.compile(src, arch="gfx950")
+    A = struct_type(m.k)
+    assert [(f.name, f.offset) for f in struct_layout(A).fields] == [
+        ("x", 0), ("y", 8), ("n", 16), ("alpha", 20), ("d", 24), ("c", 32), ("v", 48),
+        ("s", 56)]
+    x = np.arange(64, dtype=np.float32)
+    y = np.zeros(64, np.float32)
+    m.k[1, 64](A(x=x, y=y, n=64, alpha=2.0, d=(1, 0), c=[0, 0, 3], v=(0, 4), s=5))
+    np.testing.assert_array_equal(y, 2 * x + 13)
+
+
+def test_struct_type_refuses_what_it_cannot_mirror():
+    src = """
+    struct __attribute__((packed)) P { char c; float* p; };
+    struct B { int lo : 4; int hi : 28; float* p; };
+    __global__ void packed(P a) { if (a.c) *a.p = 1; }
+    __global__ void bits(B b) { if (b.lo) *b.p = b.hi; }
+    __global__ void plain(float* p, int n) { if (n) *p = 1; }
+    """
+    m = wb.compile(src, arch="gfx942")
+    with pytest.raises(LaunchError, match=r"clang puts field 'p' \(float \*\) at offset 1, "
+                                          r"the C rules hipwb applies at 8"):
+        struct_type(m.packed)
+    with pytest.raises(LaunchError, match=r"struct B has a bit-field \(int lo\)"):
+        struct_type(m.bits)
+    with pytest.raises(LaunchError, match=r"argument 'n' of plain is a int, not a struct"):
+        struct_type(m.plain, "n")
+    with pytest.raises(LaunchError, match=r"plain has no argument 'q' \(arguments: p, n\)"):
+        struct_type(m.plain, "q")
+
+
 # ------------------------------------------------------- ROCm, mocked (no AMD GPU here)
 
 def _saxpy_reference(mem, grid, block, a):
@@ -243,3 +312,7 @@ def test_struct_kernels_on_nvidia_gpu():
     g2 = Globals(ga, gb, gc, 260, 3, 7, Dims(300, 257))
     mod.scale_add_2d.on(dev)[((257 + 15) // 16, (300 + 15) // 16), (16, 16)](g2)
     np.testing.assert_allclose(gc.get(), 3 * a[:, :257] + b + 7, rtol=1e-6)
+    S = struct_type(mod.saxpy_struct)  # clang's layout, the same bytes on the NVIDIA GPU
+    y[:] = 1
+    mod.saxpy_struct.on(dev)[(100_003 + 255) // 256, 256](S(x=x, y=y, n=100_003, alpha=0.5))
+    cupy.testing.assert_array_equal(y, 1 + 0.5 * x)

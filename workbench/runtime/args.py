@@ -653,3 +653,110 @@ def _pack_struct(arg: KernelArg, layout: StructLayout, value: Any, where: Any, p
                                   f"{type(v).__name__}")
             b = _typed(farg, f.dtype, v, fwhere)
             raw[off:off + f.size] = np.asarray(b.value).tobytes()
+
+
+# ---------------------------------------------------------------------------------------------
+# The mirror made for you: clang's own layout of a kernel's struct argument.
+
+_MIRRORS: dict[tuple, tuple[Any, dict[str, type]]] = {}
+
+
+def struct_type(kernel: Any, arg: int | str = 0, arch: str | None = None) -> type:
+    """A dataclass mirroring the by-value struct argument ``arg`` (index or name) of
+    ``kernel``, built from clang's own layout of the struct (``-fdump-record-layouts``, run on
+    the module's source with its options): field names, canonical C types and nested structs
+    as declared. Each field's offset and the size are checked against clang's and the code
+    object's, so an instance is laid out exactly as the kernel reads it:
+    ``Args = struct_type(m.saxpy); m.saxpy[g, b](Args(x=x, y=y, n=n, alpha=2.0))``."""
+    info = kernel.info(arch)
+    try:
+        a = info.args[arg] if isinstance(arg, int) else next(x for x in info.args
+                                                              if x.name == arg)
+    except (IndexError, StopIteration):
+        names = ", ".join(x.name for x in info.args)
+        raise LaunchError(f"{info.name} has no argument {arg!r} (arguments: {names})") from None
+    ctype = a.ctype_canonical
+    if a.is_pointer or element_dtype(ctype) is not None or vector_type(ctype) is not None:
+        raise LaunchError(f"argument {a.name!r} of {info.name} is a {a.ctype}, not a struct "
+                          f"passed by value")
+    records = _record_layouts(kernel.module, info.arch)
+    cls = _mirror(records, _plain(ctype), {})
+    lay = struct_layout(cls)
+    if lay.size != a.size:
+        raise LaunchError(f"{info.name}: clang lays {a.ctype} out in {lay.size} bytes but the "
+                          f"code object's metadata gives argument {a.name!r} {a.size}")
+    return cls
+
+
+def _record_layouts(module: Any, arch: str) -> dict[str, dict[str, Any]]:
+    """clang's layouts of the records of ``module``'s source for ``arch`` (one clang run per
+    module and arch, kept while the module lives)."""
+    import subprocess
+    import tempfile
+    import weakref
+    from pathlib import Path
+
+    from .. import clang_ast, clang_driver
+    from ..toolchain import find_toolchain
+
+    key = (id(module), arch)
+    hit = _MIRRORS.get(key)
+    if hit is not None and hit[0]() is module:
+        return hit[1]
+    tc = find_toolchain()
+    flags = clang_driver.clang_flags(tc, tuple(module.options), dict(module.defines),
+                                     tuple(module.include_dirs), 3)
+    with tempfile.TemporaryDirectory(prefix="hipwb-layout-") as work:
+        src = Path(work) / "source.hip"
+        src.write_text(module.source)
+        cmd = [*clang_driver.ast_command(tc, arch, flags)[:-2], "-Xclang",
+               "-fdump-record-layouts-canonical", str(src)]
+        run = subprocess.run(cmd, capture_output=True, text=True, cwd=work)
+    if run.returncode != 0:
+        raise LaunchError(f"clang could not lay out the module's structs for {arch}: "
+                          f"{(run.stderr.strip().splitlines() or ['?'])[0]}")
+    records = clang_ast.record_layouts(run.stdout)
+    _MIRRORS[key] = (weakref.ref(module), records)
+    return records
+
+
+def _mirror(records: dict[str, dict[str, Any]], name: str, made: dict[str, type]) -> type:
+    """The dataclass for record ``name`` (nested records first), its offsets checked."""
+    if name in made:
+        return made[name]
+    rec = records.get(name)
+    if rec is None:
+        raise LaunchError(f"clang did not lay out struct {name!r}")
+    if rec["kind"] == "union":
+        raise LaunchError(f"{name} is a union: pass its raw bytes instead")
+    fields: list[tuple[str, Any]] = []
+    offsets: list[int] = []
+    for row in rec["fields"]:
+        if row["depth"] != 1:
+            continue
+        fname, ctype = row["name"], row["ctype"]
+        if row["bits"] or fname.startswith("(") or not fname.isidentifier():
+            what = "a bit-field" if row["bits"] else "a base class or vtable pointer"
+            raise LaunchError(f"struct {name} has {what} ({ctype} {fname}): pass its raw bytes "
+                              f"(a numpy structured scalar or ctypes Structure) instead")
+        inner = ctype.split(" ", 1)[1] if ctype.split(" ", 1)[0] in ("struct", "class") else None
+        if inner is not None and vector_type(inner) is None:
+            fields.append((fname, _mirror(records, inner, made)))
+        else:
+            fields.append((fname, inner if inner is not None else ctype))
+        offsets.append(row["offset"])
+    cls = dataclasses.make_dataclass(re.sub(r"\W+", "_", name.rsplit("::", 1)[-1]).strip("_")
+                                     or "Struct", fields)
+    cls.__module__ = __name__
+    cls.__qualname__ = name
+    lay = struct_layout(cls)
+    for f, want in zip(lay.fields, offsets):
+        if f.offset != want:
+            raise LaunchError(f"struct {name}: clang puts field {f.name!r} ({f.ctype}) at offset "
+                              f"{want}, the C rules hipwb applies at {f.offset} (alignas or "
+                              f"packed?): pass its raw bytes instead")
+    if rec["size"] is not None and lay.size != rec["size"]:
+        raise LaunchError(f"struct {name}: clang's size is {rec['size']} bytes, hipwb's "
+                          f"layout {lay.size}")
+    made[name] = cls
+    return cls
