@@ -25,8 +25,9 @@ def clang_flags(tc, options, defines, include_dirs, opt_level) -> tuple[str, ...
     else:
         # -mprintf-kind=buffered: device printf writes frames to the hidden printf buffer
         # (hipwb/printf.h). Whether ocml is there decides which math the prelude offers.
-        f += ["-nogpuinc", "-nogpulib", "-isystem", str(INCLUDE_DIR), "-include",
-              "hip/hip_runtime.h", "-mprintf-kind=buffered"]
+        # -idirafter .../hip: <hip_bf16.h> without the prefix (ROCm's -I$ROCM_PATH/include/hip)
+        f += ["-nogpuinc", "-nogpulib", "-isystem", str(INCLUDE_DIR), "-idirafter",
+              str(INCLUDE_DIR / "hip"), "-include", "hip/hip_runtime.h", "-mprintf-kind=buffered"]
         f.append("-D__HIPWB_NO_OCML=1" if _devlib.find_ocml() is None else "-D__HIPWB_OCML=1")
     for k, v in defines.items():
         _check_define(k, v)

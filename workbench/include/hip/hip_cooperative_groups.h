@@ -3,5 +3,7 @@
 #ifndef HIPWB_HIP_COOPERATIVE_GROUPS_H
 #define HIPWB_HIP_COOPERATIVE_GROUPS_H
 #include "hip_runtime.h"
+#include "../hipwb/push_macros.h"
 #include "../hipwb/cooperative_groups.h"
+#include "../hipwb/pop_macros.h"
 #endif

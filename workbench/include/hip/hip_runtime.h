@@ -33,6 +33,17 @@
  *   hipwb/host_api.h      declarations of the host API (hipMalloc, hipLaunchKernelGGL, events,
  *                         texture-object types, ...) so that whole .hip files parse
  *   hipwb/cooperative_groups.h  (through hip/hip_cooperative_groups.h) cooperative groups
+ *   hipwb/fp8.h           (through hip/hip_fp8.h) __hip_fp8_e4m3 & co., OCP and FNUZ, E8M0
+ *   hipwb/ocp.h           (through hip/hip_ext_ocp.h) the __amd_* OCP types and the scaled /
+ *                         stochastic conversions of gfx950
+ *   hipwb/fp4_fp6.h       (through hip/hip_fp4.h, hip/hip_fp6.h) __hip_fp4_e2m1, __hip_fp6_*
+ *   hipwb/minifloat.h     software encode/decode of those formats (host, other targets)
+ *   hipwb/push_macros.h, hipwb/pop_macros.h  keep user macros (-DN=256, -Dx=1) out of the
+ *                         prelude: every public header's body sits between the two
+ * ROCm's other include paths resolve too: hip/amd_detail/*.h (amd_hip_runtime.h, amd_hip_fp16.h,
+ * ...) and hip/hip_ldg.h include the parts above, and the compiler also searches this hip/
+ * folder itself, last (after the user's -I), so `#include <hip_bf16.h>` works as with
+ * -I$ROCM_PATH/include/hip. <omp.h> (next to hip/) declares the OpenMP runtime for host code.
  *
  * Every __builtin_amdgcn_* builtin of clang stays available as is.
  *
@@ -43,6 +54,7 @@
 #ifndef HIPWB_HIP_RUNTIME_H
 #define HIPWB_HIP_RUNTIME_H
 
+#include "../hipwb/push_macros.h"
 #include "../hipwb/config.h"
 #include "../hipwb/printf.h"
 #include "../hipwb/std.h"
@@ -58,5 +70,6 @@
 #include "../hipwb/intrinsics.h"
 #include "../hipwb/conversions.h"
 #include "../hipwb/host_api.h"
+#include "../hipwb/pop_macros.h"
 
 #endif /* HIPWB_HIP_RUNTIME_H */

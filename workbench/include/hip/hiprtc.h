@@ -25,25 +25,25 @@ typedef enum hiprtcResult {
 typedef struct _hiprtcProgram *hiprtcProgram;
 
 extern "C" {
-__attribute__((host)) const char *hiprtcGetErrorString(hiprtcResult result);
-__attribute__((host)) hiprtcResult hiprtcVersion(int *major, int *minor);
-__attribute__((host)) hiprtcResult hiprtcCreateProgram(hiprtcProgram *prog, const char *src,
-                                                       const char *name, int num_headers,
-                                                       const char *const *headers,
-                                                       const char *const *include_names);
-__attribute__((host)) hiprtcResult hiprtcDestroyProgram(hiprtcProgram *prog);
-__attribute__((host)) hiprtcResult hiprtcCompileProgram(hiprtcProgram prog, int num_options,
-                                                        const char *const *options);
-__attribute__((host)) hiprtcResult hiprtcAddNameExpression(hiprtcProgram prog,
-                                                           const char *name_expression);
-__attribute__((host)) hiprtcResult hiprtcGetLoweredName(hiprtcProgram prog,
-                                                        const char *name_expression,
-                                                        const char **lowered_name);
-__attribute__((host)) hiprtcResult hiprtcGetProgramLogSize(hiprtcProgram prog, size_t *size);
-__attribute__((host)) hiprtcResult hiprtcGetProgramLog(hiprtcProgram prog, char *log);
-__attribute__((host)) hiprtcResult hiprtcGetCodeSize(hiprtcProgram prog, size_t *size);
-__attribute__((host)) hiprtcResult hiprtcGetCode(hiprtcProgram prog, char *code);
-__attribute__((host)) hiprtcResult hiprtcGetBitcodeSize(hiprtcProgram prog, size_t *size);
-__attribute__((host)) hiprtcResult hiprtcGetBitcode(hiprtcProgram prog, char *bitcode);
+__host__ const char *hiprtcGetErrorString(hiprtcResult __result);
+__host__ hiprtcResult hiprtcVersion(int *__major, int *__minor);
+__host__ hiprtcResult hiprtcCreateProgram(hiprtcProgram *__prog, const char *__src,
+                                                       const char *__name, int __num_headers,
+                                                       const char *const *__headers,
+                                                       const char *const *__include_names);
+__host__ hiprtcResult hiprtcDestroyProgram(hiprtcProgram *__prog);
+__host__ hiprtcResult hiprtcCompileProgram(hiprtcProgram __prog, int __num_options,
+                                                        const char *const *__options);
+__host__ hiprtcResult hiprtcAddNameExpression(hiprtcProgram __prog,
+                                                           const char *__name_expression);
+__host__ hiprtcResult hiprtcGetLoweredName(hiprtcProgram __prog,
+                                                        const char *__name_expression,
+                                                        const char **__lowered_name);
+__host__ hiprtcResult hiprtcGetProgramLogSize(hiprtcProgram __prog, size_t *__size);
+__host__ hiprtcResult hiprtcGetProgramLog(hiprtcProgram __prog, char *__log);
+__host__ hiprtcResult hiprtcGetCodeSize(hiprtcProgram __prog, size_t *__size);
+__host__ hiprtcResult hiprtcGetCode(hiprtcProgram __prog, char *__code);
+__host__ hiprtcResult hiprtcGetBitcodeSize(hiprtcProgram __prog, size_t *__size);
+__host__ hiprtcResult hiprtcGetBitcode(hiprtcProgram __prog, char *__bitcode);
 }
 #endif /* HIPWB_HIP_HIPRTC_H */

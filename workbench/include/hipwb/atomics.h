@@ -32,8 +32,8 @@
 #include "config.h"
 
 #define __HIPWB_ATOMIC_RMW_SCOPED(NAME, BUILTIN, T, SCOPE)                    \
-  __HIPWB_FN_INLINE T NAME(T *address, T value) {                              \
-    return BUILTIN(address, value, __ATOMIC_RELAXED, SCOPE);                   \
+  __HIPWB_FN_INLINE T NAME(T *__address, T __value) {                              \
+    return BUILTIN(__address, __value, __ATOMIC_RELAXED, SCOPE);                   \
   }
 #define __HIPWB_ATOMIC_RMW(NAME, BUILTIN, T)                                       \
   __HIPWB_ATOMIC_RMW_SCOPED(NAME, BUILTIN, T, __HIP_MEMORY_SCOPE_AGENT)            \
@@ -41,10 +41,10 @@
   __HIPWB_ATOMIC_RMW_SCOPED(NAME##_block, BUILTIN, T, __HIP_MEMORY_SCOPE_WORKGROUP)
 
 #define __HIPWB_ATOMIC_CAS_SCOPED(NAME, T, SCOPE)                                       \
-  __HIPWB_FN_INLINE T NAME(T *address, T compare, T value) {                            \
-    __hip_atomic_compare_exchange_strong(address, &compare, value, __ATOMIC_RELAXED,    \
+  __HIPWB_FN_INLINE T NAME(T *__address, T __compare, T __value) {                            \
+    __hip_atomic_compare_exchange_strong(__address, &__compare, __value, __ATOMIC_RELAXED,    \
                                          __ATOMIC_RELAXED, SCOPE);                      \
-    return compare; /* holds the old value whether or not the exchange happened */      \
+    return __compare; /* holds the old value whether or not the exchange happened */      \
   }
 #define __HIPWB_ATOMIC_CAS(T)                                                  \
   __HIPWB_ATOMIC_CAS_SCOPED(atomicCAS, T, __HIP_MEMORY_SCOPE_AGENT)            \
@@ -78,8 +78,8 @@ __HIPWB_ATOMIC_BITWISE(unsigned long long)
 __HIPWB_ATOMIC_BITWISE(long long)
 
 #define __HIPWB_ATOMIC_INCDEC_SCOPED(NAME, BUILTIN, SCOPE)                     \
-  __HIPWB_FN_INLINE unsigned int NAME(unsigned int *address, unsigned int limit) { \
-    return BUILTIN(address, limit, __ATOMIC_RELAXED, SCOPE);                   \
+  __HIPWB_FN_INLINE unsigned int NAME(unsigned int *__address, unsigned int __limit) { \
+    return BUILTIN(__address, __limit, __ATOMIC_RELAXED, SCOPE);                   \
   }
 __HIPWB_ATOMIC_INCDEC_SCOPED(atomicInc, __builtin_amdgcn_atomic_inc32, "agent")
 __HIPWB_ATOMIC_INCDEC_SCOPED(atomicInc_system, __builtin_amdgcn_atomic_inc32, "")
@@ -96,8 +96,8 @@ __HIPWB_ATOMIC_INCDEC_SCOPED(atomicDec_block, __builtin_amdgcn_atomic_dec32, "wo
                             __HIP_MEMORY_SCOPE_AGENT)                                       \
   __HIPWB_ATOMIC_RMW_SCOPED(safeAtomicAdd, __hip_atomic_fetch_add, T,                       \
                             __HIP_MEMORY_SCOPE_AGENT)                                       \
-  __HIPWB_FN_INLINE void atomicAddNoRet(T *address, T value) {                              \
-    (void)__hip_atomic_fetch_add(address, value, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT); \
+  __HIPWB_FN_INLINE void atomicAddNoRet(T *__address, T __value) {                              \
+    (void)__hip_atomic_fetch_add(__address, __value, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT); \
   }
 __HIPWB_ATOMIC_ADD_VARIANTS(float)
 __HIPWB_ATOMIC_ADD_VARIANTS(double)

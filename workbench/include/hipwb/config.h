@@ -37,16 +37,28 @@
 #define __HIP_PLATFORM_AMD__ 1
 #endif
 
+/* HIP's qualifiers (documented in hipwb/qualifiers.h), defined here because every header of the
+ * prelude uses them. Each is the attribute's reserved spelling (`__device__` inside its own
+ * expansion is not expanded again), so a user macro named `device` or `host` changes nothing. */
+#define __global__ __attribute__((__global__))
+#define __device__ __attribute__((__device__))
+#define __host__ __attribute__((__host__))
+#define __shared__ __attribute__((__shared__))
+#define __constant__ __attribute__((__constant__))
+
 /* Function-definition prefixes used throughout the prelude.
  * __HIPWB_FN: a device helper, `static` so that it cannot clash with a host declaration of the
  * same name (e.g. glibc's `expf` if the user includes <cmath>): CUDA/HIP overloading keeps host
  * and device functions of equal signature apart, as clang's own HIP wrapper headers rely on.
  * __HIPWB_FN_INLINE: the same, always inlined (one-instruction wrappers, coordinate getters). */
-#define __HIPWB_FN static __attribute__((device)) inline
-#define __HIPWB_FN_INLINE static __attribute__((device)) inline __attribute__((always_inline))
+#define __HIPWB_FN static __device__ inline
+#define __HIPWB_FN_INLINE static __device__ inline __attribute__((__always_inline__))
+/* __HIPWB_HD_INLINE: a helper callable from host and device code, as ROCm declares its
+ * conversions (__float2half, __half22float2, ...) `__host__ __device__`. */
+#define __HIPWB_HD_INLINE static __host__ __device__ inline __attribute__((__always_inline__))
 
 /* Address space 4 (constant) pointer, the type of __builtin_amdgcn_implicitarg_ptr()'s result
  * (LLVM AMDGPUUsage "Address Spaces": 4 = constant). */
-#define __HIPWB_CONSTANT_AS __attribute__((address_space(4)))
+#define __HIPWB_CONSTANT_AS __attribute__((__address_space__(4)))
 
 #endif /* HIPWB_CONFIG_H */

@@ -29,26 +29,26 @@
 
 namespace cooperative_groups {
 
-#define __HIPWB_CG __attribute__((device, always_inline)) inline
+#define __HIPWB_CG __device__ __attribute__((__always_inline__)) inline
 
 class thread_group {
  public:
-  __HIPWB_CG thread_group(unsigned int size, unsigned int rank) : size_(size), rank_(rank) {}
-  __HIPWB_CG unsigned int size() const { return size_; }
-  __HIPWB_CG unsigned int num_threads() const { return size_; }
-  __HIPWB_CG unsigned int thread_rank() const { return rank_; }
-  __HIPWB_CG bool is_valid() const { return size_ != 0; }
+  __HIPWB_CG thread_group(unsigned int __size, unsigned int __rank) : __size_(__size), __rank_(__rank) {}
+  __HIPWB_CG unsigned int size() const { return __size_; }
+  __HIPWB_CG unsigned int num_threads() const { return __size_; }
+  __HIPWB_CG unsigned int thread_rank() const { return __rank_; }
+  __HIPWB_CG bool is_valid() const { return __size_ != 0; }
   /* a tile of a wave needs no barrier beyond the wave's lock step; a group wider than a wave
    * is a whole block here (tiled_partition of a block into > wave-size pieces), so s_barrier */
   __HIPWB_CG void sync() const {
-    if (size_ > (unsigned int)warpSize)
+    if (__size_ > (unsigned int)warpSize)
       __syncthreads();
     else
       __builtin_amdgcn_wave_barrier();
   }
 
  protected:
-  unsigned int size_, rank_;
+  unsigned int __size_, __rank_;
 };
 
 class thread_block {
@@ -76,117 +76,117 @@ class grid_group {
   }
   __HIPWB_CG static unsigned long long num_threads() { return size(); }
   __HIPWB_CG static unsigned long long thread_rank() {
-    unsigned long long block = (blockIdx.z * (unsigned long long)gridDim.y + blockIdx.y) *
+    unsigned long long __block = (blockIdx.z * (unsigned long long)gridDim.y + blockIdx.y) *
                                    gridDim.x + blockIdx.x;
-    return block * thread_block::size() + thread_block::thread_rank();
+    return __block * thread_block::size() + thread_block::thread_rank();
   }
   __HIPWB_CG static bool is_valid() { return true; }
-  __attribute__((device)) void sync() const =
+  __device__ void sync() const =
       delete("grid-wide sync needs a cooperative launch (hipLaunchCooperativeKernel), which "
              "the workbench does not make; split the kernel at the grid barrier");
 };
 
 __HIPWB_CG grid_group this_grid() { return grid_group(); }
 
-template <unsigned int N>
+template <unsigned int __N>
 class thread_block_tile {
-  static_assert(N != 0 && (N & (N - 1)) == 0 && N <= 64,
+  static_assert(__N != 0 && (__N & (__N - 1)) == 0 && __N <= 64,
                 "thread_block_tile<N>: N must be a power of two no larger than the wave size");
 
-  __HIPWB_CG static unsigned int first_lane() { return __lane_id() & ~(N - 1); }
-  __HIPWB_CG static unsigned long long lanes_mask() {
-    return N == 64 ? ~0ull : (((1ull << N) - 1) << first_lane());
+  __HIPWB_CG static unsigned int __first_lane() { return __lane_id() & ~(__N - 1); }
+  __HIPWB_CG static unsigned long long __lanes_mask() {
+    return __N == 64 ? ~0ull : (((1ull << __N) - 1) << __first_lane());
   }
 
  public:
-  __HIPWB_CG static unsigned int size() { return N; }
-  __HIPWB_CG static unsigned int num_threads() { return N; }
-  __HIPWB_CG static unsigned int thread_rank() { return thread_block::thread_rank() & (N - 1); }
-  __HIPWB_CG static unsigned int meta_group_rank() { return thread_block::thread_rank() / N; }
-  __HIPWB_CG static unsigned int meta_group_size() { return (thread_block::size() + N - 1) / N; }
+  __HIPWB_CG static unsigned int size() { return __N; }
+  __HIPWB_CG static unsigned int num_threads() { return __N; }
+  __HIPWB_CG static unsigned int thread_rank() { return thread_block::thread_rank() & (__N - 1); }
+  __HIPWB_CG static unsigned int meta_group_rank() { return thread_block::thread_rank() / __N; }
+  __HIPWB_CG static unsigned int meta_group_size() { return (thread_block::size() + __N - 1) / __N; }
   __HIPWB_CG static bool is_valid() { return true; }
   __HIPWB_CG static void sync() { __builtin_amdgcn_wave_barrier(); }
-  template <typename T>
-  __HIPWB_CG T shfl(T var, int src_rank) const { return __shfl(var, src_rank, (int)N); }
-  template <typename T>
-  __HIPWB_CG T shfl_up(T var, unsigned int delta) const { return __shfl_up(var, delta, (int)N); }
-  template <typename T>
-  __HIPWB_CG T shfl_down(T var, unsigned int delta) const {
-    return __shfl_down(var, delta, (int)N);
+  template <typename __T>
+  __HIPWB_CG __T shfl(__T __var, int __src_rank) const { return __shfl(__var, __src_rank, (int)__N); }
+  template <typename __T>
+  __HIPWB_CG __T shfl_up(__T __var, unsigned int __delta) const { return __shfl_up(__var, __delta, (int)__N); }
+  template <typename __T>
+  __HIPWB_CG __T shfl_down(__T __var, unsigned int __delta) const {
+    return __shfl_down(__var, __delta, (int)__N);
   }
-  template <typename T>
-  __HIPWB_CG T shfl_xor(T var, unsigned int mask) const { return __shfl_xor(var, mask, (int)N); }
+  template <typename __T>
+  __HIPWB_CG __T shfl_xor(__T __var, unsigned int __mask) const { return __shfl_xor(__var, __mask, (int)__N); }
   /* bit i = the predicate of the tile's thread i */
-  __HIPWB_CG unsigned long long ballot(int pred) const {
-    return (__ballot(pred) & lanes_mask()) >> first_lane();
+  __HIPWB_CG unsigned long long ballot(int __pred) const {
+    return (__ballot(__pred) & __lanes_mask()) >> __first_lane();
   }
-  __HIPWB_CG int any(int pred) const { return ballot(pred) != 0; }
-  __HIPWB_CG int all(int pred) const {
-    return ballot(pred) == ((__ballot(1) & lanes_mask()) >> first_lane());
+  __HIPWB_CG int any(int __pred) const { return ballot(__pred) != 0; }
+  __HIPWB_CG int all(int __pred) const {
+    return ballot(__pred) == ((__ballot(1) & __lanes_mask()) >> __first_lane());
   }
-  __HIPWB_CG operator thread_group() const { return thread_group(N, thread_rank()); }
+  __HIPWB_CG operator thread_group() const { return thread_group(__N, thread_rank()); }
 };
 
-template <unsigned int N, typename Parent>
-__HIPWB_CG thread_block_tile<N> tiled_partition(const Parent &) {
-  return thread_block_tile<N>();
+template <unsigned int __N, typename __Parent>
+__HIPWB_CG thread_block_tile<__N> tiled_partition(const __Parent &) {
+  return thread_block_tile<__N>();
 }
 
 /* a dynamic partition of the block into tiles of n threads (n a power of two) */
-__HIPWB_CG thread_group tiled_partition(const thread_block &, unsigned int n) {
-  return thread_group(n, thread_block::thread_rank() % n);
+__HIPWB_CG thread_group tiled_partition(const thread_block &, unsigned int __n) {
+  return thread_group(__n, thread_block::thread_rank() % __n);
 }
-__HIPWB_CG thread_group tiled_partition(const thread_group &g, unsigned int n) {
-  return thread_group(n, g.thread_rank() % n);
+__HIPWB_CG thread_group tiled_partition(const thread_group &__g, unsigned int __n) {
+  return thread_group(__n, __g.thread_rank() % __n);
 }
 
 class coalesced_group {
  public:
-  __HIPWB_CG coalesced_group() : mask_(__activemask()) {}
-  __HIPWB_CG unsigned int size() const { return (unsigned int)__builtin_popcountll(mask_); }
+  __HIPWB_CG coalesced_group() : __mask_(__activemask()) {}
+  __HIPWB_CG unsigned int size() const { return (unsigned int)__builtin_popcountll(__mask_); }
   __HIPWB_CG unsigned int num_threads() const { return size(); }
   __HIPWB_CG unsigned int thread_rank() const {
-    unsigned int lane = __lane_id();
-    unsigned long long below = lane == 0 ? 0ull : (mask_ & (~0ull >> (64 - lane)));
-    return (unsigned int)__builtin_popcountll(below);
+    unsigned int __lane = __lane_id();
+    unsigned long long __below = __lane == 0 ? 0ull : (__mask_ & (~0ull >> (64 - __lane)));
+    return (unsigned int)__builtin_popcountll(__below);
   }
-  __HIPWB_CG bool is_valid() const { return mask_ != 0; }
+  __HIPWB_CG bool is_valid() const { return __mask_ != 0; }
   __HIPWB_CG void sync() const { __builtin_amdgcn_wave_barrier(); }
-  __HIPWB_CG unsigned long long ballot(int pred) const { return __ballot(pred) & mask_; }
-  __HIPWB_CG int any(int pred) const { return ballot(pred) != 0; }
-  __HIPWB_CG int all(int pred) const { return ballot(pred) == mask_; }
+  __HIPWB_CG unsigned long long ballot(int __pred) const { return __ballot(__pred) & __mask_; }
+  __HIPWB_CG int any(int __pred) const { return ballot(__pred) != 0; }
+  __HIPWB_CG int all(int __pred) const { return ballot(__pred) == __mask_; }
   __HIPWB_CG operator thread_group() const { return thread_group(size(), thread_rank()); }
 
  private:
-  unsigned long long mask_;
+  unsigned long long __mask_;
 };
 
 __HIPWB_CG coalesced_group coalesced_threads() { return coalesced_group(); }
 
-template <typename G>
-__HIPWB_CG void sync(const G &g) { g.sync(); }
-template <typename G>
-__HIPWB_CG auto thread_rank(const G &g) -> decltype(g.thread_rank()) { return g.thread_rank(); }
-template <typename G>
-__HIPWB_CG auto group_size(const G &g) -> decltype(g.size()) { return g.size(); }
+template <typename __G>
+__HIPWB_CG void sync(const __G &__g) { __g.sync(); }
+template <typename __G>
+__HIPWB_CG auto thread_rank(const __G &__g) -> decltype(__g.thread_rank()) { return __g.thread_rank(); }
+template <typename __G>
+__HIPWB_CG auto group_size(const __G &__g) -> decltype(__g.size()) { return __g.size(); }
 
-template <typename T> struct plus { __HIPWB_CG T operator()(T a, T b) const { return a + b; } };
-template <typename T> struct less {
-  __HIPWB_CG T operator()(T a, T b) const { return b < a ? b : a; }
+template <typename __T> struct plus { __HIPWB_CG __T operator()(__T __a, __T __b) const { return __a + __b; } };
+template <typename __T> struct less {
+  __HIPWB_CG __T operator()(__T __a, __T __b) const { return __b < __a ? __b : __a; }
 };
-template <typename T> struct greater {
-  __HIPWB_CG T operator()(T a, T b) const { return a < b ? b : a; }
+template <typename __T> struct greater {
+  __HIPWB_CG __T operator()(__T __a, __T __b) const { return __a < __b ? __b : __a; }
 };
-template <typename T> struct bit_and { __HIPWB_CG T operator()(T a, T b) const { return a & b; } };
-template <typename T> struct bit_or { __HIPWB_CG T operator()(T a, T b) const { return a | b; } };
-template <typename T> struct bit_xor { __HIPWB_CG T operator()(T a, T b) const { return a ^ b; } };
+template <typename __T> struct bit_and { __HIPWB_CG __T operator()(__T __a, __T __b) const { return __a & __b; } };
+template <typename __T> struct bit_or { __HIPWB_CG __T operator()(__T __a, __T __b) const { return __a | __b; } };
+template <typename __T> struct bit_xor { __HIPWB_CG __T operator()(__T __a, __T __b) const { return __a ^ __b; } };
 
 /* every thread of the tile gets op over the tile's values (butterfly of shfl_xor) */
-template <unsigned int N, typename T, typename Op>
-__HIPWB_CG T reduce(const thread_block_tile<N> &tile, T value, Op op) {
+template <unsigned int __N, typename __T, typename __Op>
+__HIPWB_CG __T reduce(const thread_block_tile<__N> &__tile, __T __value, __Op __op) {
 #pragma unroll
-  for (unsigned int m = N / 2; m > 0; m /= 2) value = op(value, tile.shfl_xor(value, m));
-  return value;
+  for (unsigned int __m = __N / 2; __m > 0; __m /= 2) __value = __op(__value, __tile.shfl_xor(__value, __m));
+  return __value;
 }
 
 #undef __HIPWB_CG

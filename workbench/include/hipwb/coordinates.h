@@ -43,18 +43,18 @@
 
 /* The COV5 hidden-argument block (first 72 bytes of it), laid out at the offsets above. */
 struct __hipwb_implicit_args {
-  unsigned int block_count[3];    /* 0, 4, 8 */
-  unsigned short group_size[3];   /* 12, 14, 16 */
-  unsigned short remainder[3];    /* 18, 20, 22 */
-  unsigned long long reserved[2]; /* 24, 32: tool correlation id, reserved */
-  unsigned long long global_offset[3]; /* 40, 48, 56 */
-  unsigned short grid_dims;       /* 64 */
+  unsigned int __block_count[3];    /* 0, 4, 8 */
+  unsigned short __group_size[3];   /* 12, 14, 16 */
+  unsigned short __remainder[3];    /* 18, 20, 22 */
+  unsigned long long __reserved[2]; /* 24, 32: tool correlation id, reserved */
+  unsigned long long __global_offset[3]; /* 40, 48, 56 */
+  unsigned short __grid_dims;       /* 64 */
 };
-static_assert(__builtin_offsetof(__hipwb_implicit_args, block_count) == 0, "COV5 layout");
-static_assert(__builtin_offsetof(__hipwb_implicit_args, group_size) == 12, "COV5 layout");
-static_assert(__builtin_offsetof(__hipwb_implicit_args, remainder) == 18, "COV5 layout");
-static_assert(__builtin_offsetof(__hipwb_implicit_args, global_offset) == 40, "COV5 layout");
-static_assert(__builtin_offsetof(__hipwb_implicit_args, grid_dims) == 64, "COV5 layout");
+static_assert(__builtin_offsetof(__hipwb_implicit_args, __block_count) == 0, "COV5 layout");
+static_assert(__builtin_offsetof(__hipwb_implicit_args, __group_size) == 12, "COV5 layout");
+static_assert(__builtin_offsetof(__hipwb_implicit_args, __remainder) == 18, "COV5 layout");
+static_assert(__builtin_offsetof(__hipwb_implicit_args, __global_offset) == 40, "COV5 layout");
+static_assert(__builtin_offsetof(__hipwb_implicit_args, __grid_dims) == 64, "COV5 layout");
 
 typedef const __HIPWB_CONSTANT_AS __hipwb_implicit_args *__hipwb_implicit_args_ptr;
 
@@ -68,16 +68,16 @@ __HIPWB_FN_INLINE __hipwb_implicit_args_ptr __hipwb_implicit_args() {
  * count: full blocks plus one partial block if there is a remainder. */
 #define __HIPWB_BLOCK_DIM_AND_COUNT(AXIS, I)                                                 \
   __HIPWB_FN_INLINE unsigned int __hipwb_block_dim_##AXIS() {                               \
-    __hipwb_implicit_args_ptr a = __hipwb_implicit_args();                                   \
-    unsigned int size = __builtin_amdgcn_workgroup_id_##AXIS() < a->block_count[I]          \
-                            ? a->group_size[I]                                               \
-                            : a->remainder[I];                                               \
-    __builtin_assume(size <= 1024); /* max flat work-group size (AMDGPUUsage) */             \
-    return size;                                                                             \
+    __hipwb_implicit_args_ptr __a = __hipwb_implicit_args();                                   \
+    unsigned int __size = __builtin_amdgcn_workgroup_id_##AXIS() < __a->__block_count[I]          \
+                            ? __a->__group_size[I]                                               \
+                            : __a->__remainder[I];                                               \
+    __builtin_assume(__size <= 1024); /* max flat work-group size (AMDGPUUsage) */             \
+    return __size;                                                                             \
   }                                                                                          \
   __HIPWB_FN_INLINE unsigned int __hipwb_grid_dim_##AXIS() {                                \
-    __hipwb_implicit_args_ptr a = __hipwb_implicit_args();                                   \
-    return a->block_count[I] + (a->remainder[I] != 0 ? 1u : 0u);                            \
+    __hipwb_implicit_args_ptr __a = __hipwb_implicit_args();                                   \
+    return __a->__block_count[I] + (__a->__remainder[I] != 0 ? 1u : 0u);                            \
   }
 __HIPWB_BLOCK_DIM_AND_COUNT(x, 0)
 __HIPWB_BLOCK_DIM_AND_COUNT(y, 1)
@@ -87,9 +87,9 @@ __HIPWB_BLOCK_DIM_AND_COUNT(z, 2)
 /* HIP's dim3: x, y, z default to 1. */
 struct dim3 {
   unsigned int x, y, z;
-  constexpr __attribute__((host, device)) dim3(unsigned int x_ = 1, unsigned int y_ = 1,
-                                               unsigned int z_ = 1)
-      : x(x_), y(y_), z(z_) {}
+  constexpr __host__ __device__ dim3(unsigned int __x_ = 1, unsigned int __y_ = 1,
+                                               unsigned int __z_ = 1)
+      : x(__x_), y(__y_), z(__z_) {}
 };
 
 #define __HIPWB_COORDINATE(TYPE, GX, GY, GZ)                                              \
@@ -97,13 +97,13 @@ struct dim3 {
     __declspec(property(get = __get_x)) unsigned int x;                                    \
     __declspec(property(get = __get_y)) unsigned int y;                                    \
     __declspec(property(get = __get_z)) unsigned int z;                                    \
-    __attribute__((device, always_inline)) static unsigned int __get_x() { return GX; }    \
-    __attribute__((device, always_inline)) static unsigned int __get_y() { return GY; }    \
-    __attribute__((device, always_inline)) static unsigned int __get_z() { return GZ; }    \
-    __attribute__((device, always_inline)) operator dim3() const {                         \
+    __device__ __attribute__((__always_inline__)) static unsigned int __get_x() { return GX; }    \
+    __device__ __attribute__((__always_inline__)) static unsigned int __get_y() { return GY; }    \
+    __device__ __attribute__((__always_inline__)) static unsigned int __get_z() { return GZ; }    \
+    __device__ __attribute__((__always_inline__)) operator dim3() const {                         \
       return dim3(__get_x(), __get_y(), __get_z());                                        \
     }                                                                                      \
-    __attribute__((device, always_inline)) operator uint3() const {                        \
+    __device__ __attribute__((__always_inline__)) operator uint3() const {                        \
       return uint3(__get_x(), __get_y(), __get_z());                                       \
     }                                                                                      \
   };
@@ -119,10 +119,10 @@ __HIPWB_COORDINATE(__hipwb_grid_dim_t, __hipwb_grid_dim_x(), __hipwb_grid_dim_y(
 #undef __HIPWB_COORDINATE
 
 /* Internal-linkage empty objects: only their property getters are ever called. */
-static __attribute__((device)) const __hipwb_thread_idx_t threadIdx = {};
-static __attribute__((device)) const __hipwb_block_idx_t blockIdx = {};
-static __attribute__((device)) const __hipwb_block_dim_t blockDim = {};
-static __attribute__((device)) const __hipwb_grid_dim_t gridDim = {};
+static __device__ const __hipwb_thread_idx_t threadIdx = {};
+static __device__ const __hipwb_block_idx_t blockIdx = {};
+static __device__ const __hipwb_block_dim_t blockDim = {};
+static __device__ const __hipwb_grid_dim_t gridDim = {};
 
 /* Wave size: a compile-time constant, as the target fixes it (64 on gfx9/CDNA, 32 by default on
  * gfx10+/RDNA, 64 there with -mwavefrontsize64). clang predefines __AMDGCN_WAVEFRONT_SIZE__ per
@@ -134,7 +134,7 @@ static constexpr int warpSize = __AMDGCN_WAVEFRONT_SIZE__;
  * such as hipDeviceProp_t::warpSize in host code (`prop.warpSize`). Like ROCm 7's warpSize it is
  * not a constant expression. */
 struct __hipwb_warp_size_t {
-  __attribute__((device, always_inline)) operator int() const {
+  __device__ __attribute__((__always_inline__)) operator int() const {
     return __builtin_amdgcn_wavefrontsize();
   }
 };

@@ -19,7 +19,7 @@
 #include "config.h"
 #include "coordinates.h"
 
-#define __HIPWB_HOST __attribute__((host))
+#define __HIPWB_HOST __host__
 
 typedef enum hipError_t {
   hipSuccess = 0,
@@ -276,212 +276,212 @@ typedef struct hipPitchedPtr {
 } hipPitchedPtr;
 
 extern "C" {
-__HIPWB_HOST hipError_t hipMalloc(void **ptr, size_t size);
-__HIPWB_HOST hipError_t hipMallocManaged(void **ptr, size_t size, unsigned int flags = 1);
-__HIPWB_HOST hipError_t hipMallocPitch(void **ptr, size_t *pitch, size_t width, size_t height);
-__HIPWB_HOST hipError_t hipMalloc3D(hipPitchedPtr *ptr, hipExtent extent);
-__HIPWB_HOST hipError_t hipHostMalloc(void **ptr, size_t size, unsigned int flags = 0);
-__HIPWB_HOST hipError_t hipMallocHost(void **ptr, size_t size);
-__HIPWB_HOST hipError_t hipHostAlloc(void **ptr, size_t size, unsigned int flags);
-__HIPWB_HOST hipError_t hipFree(void *ptr);
-__HIPWB_HOST hipError_t hipHostFree(void *ptr);
-__HIPWB_HOST hipError_t hipFreeHost(void *ptr);
-__HIPWB_HOST hipError_t hipHostRegister(void *ptr, size_t size, unsigned int flags);
-__HIPWB_HOST hipError_t hipHostUnregister(void *ptr);
-__HIPWB_HOST hipError_t hipHostGetDevicePointer(void **dev, void *host, unsigned int flags);
-__HIPWB_HOST hipError_t hipMemcpy(void *dst, const void *src, size_t n, hipMemcpyKind kind);
-__HIPWB_HOST hipError_t hipMemcpyAsync(void *dst, const void *src, size_t n,
-                                       hipMemcpyKind kind, hipStream_t stream = 0);
-__HIPWB_HOST hipError_t hipMemcpyHtoD(void *dst, const void *src, size_t n);
-__HIPWB_HOST hipError_t hipMemcpyDtoH(void *dst, const void *src, size_t n);
-__HIPWB_HOST hipError_t hipMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch,
-                                    size_t width, size_t height, hipMemcpyKind kind);
-__HIPWB_HOST hipError_t hipMemcpy2DAsync(void *dst, size_t dpitch, const void *src,
-                                         size_t spitch, size_t width, size_t height,
-                                         hipMemcpyKind kind, hipStream_t stream = 0);
-__HIPWB_HOST hipError_t hipMemcpy2DToArray(hipArray_t dst, size_t wOffset, size_t hOffset,
-                                           const void *src, size_t spitch, size_t width,
-                                           size_t height, hipMemcpyKind kind);
-__HIPWB_HOST hipError_t hipMemcpyPeer(void *dst, int dstDevice, const void *src, int srcDevice,
-                                      size_t n);
-__HIPWB_HOST hipError_t hipMemset(void *dst, int value, size_t n);
-__HIPWB_HOST hipError_t hipMemsetAsync(void *dst, int value, size_t n, hipStream_t stream = 0);
-__HIPWB_HOST hipError_t hipMemsetD32(void *dst, int value, size_t count);
-__HIPWB_HOST hipError_t hipMemset2D(void *dst, size_t pitch, int value, size_t width,
-                                    size_t height);
-__HIPWB_HOST hipError_t hipMemGetInfo(size_t *free, size_t *total);
-__HIPWB_HOST hipError_t hipMemPrefetchAsync(const void *ptr, size_t n, int device,
-                                            hipStream_t stream = 0);
-__HIPWB_HOST hipError_t hipMemAdvise(const void *ptr, size_t n, hipMemoryAdvise advice,
-                                     int device);
-__HIPWB_HOST hipError_t hipMemcpyToSymbol(const void *symbol, const void *src, size_t n,
-                                          size_t offset = 0,
-                                          hipMemcpyKind kind = hipMemcpyHostToDevice);
-__HIPWB_HOST hipError_t hipMemcpyFromSymbol(void *dst, const void *symbol, size_t n,
-                                            size_t offset = 0,
-                                            hipMemcpyKind kind = hipMemcpyDeviceToHost);
-__HIPWB_HOST hipError_t hipMemcpyToSymbolAsync(const void *symbol, const void *src, size_t n,
-                                               size_t offset, hipMemcpyKind kind,
-                                               hipStream_t stream = 0);
-__HIPWB_HOST hipError_t hipGetSymbolAddress(void **dev, const void *symbol);
-__HIPWB_HOST hipError_t hipGetSymbolSize(size_t *size, const void *symbol);
+__HIPWB_HOST hipError_t hipMalloc(void **__ptr, size_t __size);
+__HIPWB_HOST hipError_t hipMallocManaged(void **__ptr, size_t __size, unsigned int __flags = 1);
+__HIPWB_HOST hipError_t hipMallocPitch(void **__ptr, size_t *__pitch, size_t __width, size_t __height);
+__HIPWB_HOST hipError_t hipMalloc3D(hipPitchedPtr *__ptr, hipExtent __extent);
+__HIPWB_HOST hipError_t hipHostMalloc(void **__ptr, size_t __size, unsigned int __flags = 0);
+__HIPWB_HOST hipError_t hipMallocHost(void **__ptr, size_t __size);
+__HIPWB_HOST hipError_t hipHostAlloc(void **__ptr, size_t __size, unsigned int __flags);
+__HIPWB_HOST hipError_t hipFree(void *__ptr);
+__HIPWB_HOST hipError_t hipHostFree(void *__ptr);
+__HIPWB_HOST hipError_t hipFreeHost(void *__ptr);
+__HIPWB_HOST hipError_t hipHostRegister(void *__ptr, size_t __size, unsigned int __flags);
+__HIPWB_HOST hipError_t hipHostUnregister(void *__ptr);
+__HIPWB_HOST hipError_t hipHostGetDevicePointer(void **__dev, void *__host, unsigned int __flags);
+__HIPWB_HOST hipError_t hipMemcpy(void *__dst, const void *__src, size_t __n, hipMemcpyKind __kind);
+__HIPWB_HOST hipError_t hipMemcpyAsync(void *__dst, const void *__src, size_t __n,
+                                       hipMemcpyKind __kind, hipStream_t __stream = 0);
+__HIPWB_HOST hipError_t hipMemcpyHtoD(void *__dst, const void *__src, size_t __n);
+__HIPWB_HOST hipError_t hipMemcpyDtoH(void *__dst, const void *__src, size_t __n);
+__HIPWB_HOST hipError_t hipMemcpy2D(void *__dst, size_t __dpitch, const void *__src, size_t __spitch,
+                                    size_t __width, size_t __height, hipMemcpyKind __kind);
+__HIPWB_HOST hipError_t hipMemcpy2DAsync(void *__dst, size_t __dpitch, const void *__src,
+                                         size_t __spitch, size_t __width, size_t __height,
+                                         hipMemcpyKind __kind, hipStream_t __stream = 0);
+__HIPWB_HOST hipError_t hipMemcpy2DToArray(hipArray_t __dst, size_t __wOffset, size_t __hOffset,
+                                           const void *__src, size_t __spitch, size_t __width,
+                                           size_t __height, hipMemcpyKind __kind);
+__HIPWB_HOST hipError_t hipMemcpyPeer(void *__dst, int __dstDevice, const void *__src, int __srcDevice,
+                                      size_t __n);
+__HIPWB_HOST hipError_t hipMemset(void *__dst, int __value, size_t __n);
+__HIPWB_HOST hipError_t hipMemsetAsync(void *__dst, int __value, size_t __n, hipStream_t __stream = 0);
+__HIPWB_HOST hipError_t hipMemsetD32(void *__dst, int __value, size_t __count);
+__HIPWB_HOST hipError_t hipMemset2D(void *__dst, size_t __pitch, int __value, size_t __width,
+                                    size_t __height);
+__HIPWB_HOST hipError_t hipMemGetInfo(size_t *__free, size_t *__total);
+__HIPWB_HOST hipError_t hipMemPrefetchAsync(const void *__ptr, size_t __n, int __device,
+                                            hipStream_t __stream = 0);
+__HIPWB_HOST hipError_t hipMemAdvise(const void *__ptr, size_t __n, hipMemoryAdvise __advice,
+                                     int __device);
+__HIPWB_HOST hipError_t hipMemcpyToSymbol(const void *__symbol, const void *__src, size_t __n,
+                                          size_t __offset = 0,
+                                          hipMemcpyKind __kind = hipMemcpyHostToDevice);
+__HIPWB_HOST hipError_t hipMemcpyFromSymbol(void *__dst, const void *__symbol, size_t __n,
+                                            size_t __offset = 0,
+                                            hipMemcpyKind __kind = hipMemcpyDeviceToHost);
+__HIPWB_HOST hipError_t hipMemcpyToSymbolAsync(const void *__symbol, const void *__src, size_t __n,
+                                               size_t __offset, hipMemcpyKind __kind,
+                                               hipStream_t __stream = 0);
+__HIPWB_HOST hipError_t hipGetSymbolAddress(void **__dev, const void *__symbol);
+__HIPWB_HOST hipError_t hipGetSymbolSize(size_t *__size, const void *__symbol);
 __HIPWB_HOST hipError_t hipDeviceSynchronize(void);
 __HIPWB_HOST hipError_t hipDeviceReset(void);
-__HIPWB_HOST hipError_t hipSetDevice(int device);
-__HIPWB_HOST hipError_t hipGetDevice(int *device);
-__HIPWB_HOST hipError_t hipGetDeviceCount(int *count);
-__HIPWB_HOST hipError_t hipSetDeviceFlags(unsigned int flags);
-__HIPWB_HOST hipError_t hipGetDeviceProperties(hipDeviceProp_t *prop, int device);
-__HIPWB_HOST hipError_t hipDeviceGetAttribute(int *value, hipDeviceAttribute_t attr, int device);
-__HIPWB_HOST hipError_t hipDeviceSetCacheConfig(hipFuncCache_t config);
-__HIPWB_HOST hipError_t hipDeviceCanAccessPeer(int *can, int device, int peer);
-__HIPWB_HOST hipError_t hipDeviceEnablePeerAccess(int peer, unsigned int flags);
-__HIPWB_HOST hipError_t hipDeviceDisablePeerAccess(int peer);
-__HIPWB_HOST hipError_t hipDriverGetVersion(int *version);
-__HIPWB_HOST hipError_t hipRuntimeGetVersion(int *version);
+__HIPWB_HOST hipError_t hipSetDevice(int __device);
+__HIPWB_HOST hipError_t hipGetDevice(int *__device);
+__HIPWB_HOST hipError_t hipGetDeviceCount(int *__count);
+__HIPWB_HOST hipError_t hipSetDeviceFlags(unsigned int __flags);
+__HIPWB_HOST hipError_t hipGetDeviceProperties(hipDeviceProp_t *__prop, int __device);
+__HIPWB_HOST hipError_t hipDeviceGetAttribute(int *__value, hipDeviceAttribute_t __attr, int __device);
+__HIPWB_HOST hipError_t hipDeviceSetCacheConfig(hipFuncCache_t __config);
+__HIPWB_HOST hipError_t hipDeviceCanAccessPeer(int *__can, int __device, int __peer);
+__HIPWB_HOST hipError_t hipDeviceEnablePeerAccess(int __peer, unsigned int __flags);
+__HIPWB_HOST hipError_t hipDeviceDisablePeerAccess(int __peer);
+__HIPWB_HOST hipError_t hipDriverGetVersion(int *__version);
+__HIPWB_HOST hipError_t hipRuntimeGetVersion(int *__version);
 __HIPWB_HOST hipError_t hipGetLastError(void);
 __HIPWB_HOST hipError_t hipPeekAtLastError(void);
-__HIPWB_HOST const char *hipGetErrorString(hipError_t error);
-__HIPWB_HOST const char *hipGetErrorName(hipError_t error);
-__HIPWB_HOST hipError_t hipStreamCreate(hipStream_t *stream);
-__HIPWB_HOST hipError_t hipStreamCreateWithFlags(hipStream_t *stream, unsigned int flags);
-__HIPWB_HOST hipError_t hipStreamCreateWithPriority(hipStream_t *stream, unsigned int flags,
+__HIPWB_HOST const char *hipGetErrorString(hipError_t __error);
+__HIPWB_HOST const char *hipGetErrorName(hipError_t __error);
+__HIPWB_HOST hipError_t hipStreamCreate(hipStream_t *__stream);
+__HIPWB_HOST hipError_t hipStreamCreateWithFlags(hipStream_t *__stream, unsigned int __flags);
+__HIPWB_HOST hipError_t hipStreamCreateWithPriority(hipStream_t *__stream, unsigned int __flags,
                                                     int priority);
-__HIPWB_HOST hipError_t hipStreamDestroy(hipStream_t stream);
-__HIPWB_HOST hipError_t hipStreamSynchronize(hipStream_t stream);
-__HIPWB_HOST hipError_t hipStreamQuery(hipStream_t stream);
-__HIPWB_HOST hipError_t hipStreamWaitEvent(hipStream_t stream, hipEvent_t event,
-                                           unsigned int flags = 0);
-__HIPWB_HOST hipError_t hipStreamAddCallback(hipStream_t stream, hipStreamCallback_t callback,
-                                             void *user, unsigned int flags);
-__HIPWB_HOST hipError_t hipLaunchHostFunc(hipStream_t stream, hipHostFn_t fn, void *user);
-__HIPWB_HOST hipError_t hipEventCreate(hipEvent_t *event);
-__HIPWB_HOST hipError_t hipEventCreateWithFlags(hipEvent_t *event, unsigned int flags);
-__HIPWB_HOST hipError_t hipEventRecord(hipEvent_t event, hipStream_t stream = 0);
-__HIPWB_HOST hipError_t hipEventSynchronize(hipEvent_t event);
-__HIPWB_HOST hipError_t hipEventQuery(hipEvent_t event);
-__HIPWB_HOST hipError_t hipEventElapsedTime(float *ms, hipEvent_t start, hipEvent_t stop);
-__HIPWB_HOST hipError_t hipEventDestroy(hipEvent_t event);
-__HIPWB_HOST hipError_t hipFuncGetAttributes(hipFuncAttributes *attr, const void *func);
-__HIPWB_HOST hipError_t hipFuncSetAttribute(const void *func, hipFuncAttribute attr, int value);
-__HIPWB_HOST hipError_t hipFuncSetCacheConfig(const void *func, hipFuncCache_t config);
-__HIPWB_HOST hipError_t hipLaunchKernel(const void *func, dim3 grid, dim3 block, void **args,
-                                        size_t shmem, hipStream_t stream);
-__HIPWB_HOST hipError_t hipLaunchCooperativeKernel(const void *func, dim3 grid, dim3 block,
-                                                   void **args, unsigned int shmem,
-                                                   hipStream_t stream);
-__HIPWB_HOST hipError_t hipOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks,
-                                                                     const void *func,
-                                                                     int block_size,
-                                                                     size_t dyn_shmem);
-__HIPWB_HOST hipError_t hipOccupancyMaxPotentialBlockSize(int *grid_size, int *block_size,
-                                                          const void *func, size_t dyn_shmem,
-                                                          int block_limit);
-__HIPWB_HOST hipError_t hipModuleLoad(hipModule_t *module, const char *fname);
-__HIPWB_HOST hipError_t hipModuleLoadData(hipModule_t *module, const void *image);
-__HIPWB_HOST hipError_t hipModuleGetFunction(hipFunction_t *f, hipModule_t module,
-                                             const char *name);
-__HIPWB_HOST hipError_t hipModuleUnload(hipModule_t module);
-__HIPWB_HOST hipError_t hipModuleLaunchKernel(hipFunction_t f, unsigned int gx, unsigned int gy,
-                                              unsigned int gz, unsigned int bx, unsigned int by,
-                                              unsigned int bz, unsigned int shmem,
-                                              hipStream_t stream, void **params, void **extra);
-__HIPWB_HOST hipError_t hipMallocArray(hipArray_t *array, const hipChannelFormatDesc *desc,
-                                       size_t width, size_t height = 0,
-                                       unsigned int flags = 0);
-__HIPWB_HOST hipError_t hipFreeArray(hipArray_t array);
-__HIPWB_HOST hipError_t hipCreateTextureObject(hipTextureObject_t *tex,
-                                               const hipResourceDesc *res,
-                                               const hipTextureDesc *desc,
-                                               const hipResourceViewDesc *view);
-__HIPWB_HOST hipError_t hipDestroyTextureObject(hipTextureObject_t tex);
-__HIPWB_HOST hipChannelFormatDesc hipCreateChannelDesc(int x, int y, int z, int w,
-                                                       hipChannelFormatKind f);
+__HIPWB_HOST hipError_t hipStreamDestroy(hipStream_t __stream);
+__HIPWB_HOST hipError_t hipStreamSynchronize(hipStream_t __stream);
+__HIPWB_HOST hipError_t hipStreamQuery(hipStream_t __stream);
+__HIPWB_HOST hipError_t hipStreamWaitEvent(hipStream_t __stream, hipEvent_t __event,
+                                           unsigned int __flags = 0);
+__HIPWB_HOST hipError_t hipStreamAddCallback(hipStream_t __stream, hipStreamCallback_t __callback,
+                                             void *__user, unsigned int __flags);
+__HIPWB_HOST hipError_t hipLaunchHostFunc(hipStream_t __stream, hipHostFn_t __fn, void *__user);
+__HIPWB_HOST hipError_t hipEventCreate(hipEvent_t *__event);
+__HIPWB_HOST hipError_t hipEventCreateWithFlags(hipEvent_t *__event, unsigned int __flags);
+__HIPWB_HOST hipError_t hipEventRecord(hipEvent_t __event, hipStream_t __stream = 0);
+__HIPWB_HOST hipError_t hipEventSynchronize(hipEvent_t __event);
+__HIPWB_HOST hipError_t hipEventQuery(hipEvent_t __event);
+__HIPWB_HOST hipError_t hipEventElapsedTime(float *__ms, hipEvent_t __start, hipEvent_t __stop);
+__HIPWB_HOST hipError_t hipEventDestroy(hipEvent_t __event);
+__HIPWB_HOST hipError_t hipFuncGetAttributes(hipFuncAttributes *__attr, const void *__func);
+__HIPWB_HOST hipError_t hipFuncSetAttribute(const void *__func, hipFuncAttribute __attr, int __value);
+__HIPWB_HOST hipError_t hipFuncSetCacheConfig(const void *__func, hipFuncCache_t __config);
+__HIPWB_HOST hipError_t hipLaunchKernel(const void *__func, dim3 __grid, dim3 __block, void **__args,
+                                        size_t __shmem, hipStream_t __stream);
+__HIPWB_HOST hipError_t hipLaunchCooperativeKernel(const void *__func, dim3 __grid, dim3 __block,
+                                                   void **__args, unsigned int __shmem,
+                                                   hipStream_t __stream);
+__HIPWB_HOST hipError_t hipOccupancyMaxActiveBlocksPerMultiprocessor(int *__blocks,
+                                                                     const void *__func,
+                                                                     int __block_size,
+                                                                     size_t __dyn_shmem);
+__HIPWB_HOST hipError_t hipOccupancyMaxPotentialBlockSize(int *__grid_size, int *__block_size,
+                                                          const void *__func, size_t __dyn_shmem,
+                                                          int __block_limit);
+__HIPWB_HOST hipError_t hipModuleLoad(hipModule_t *__module, const char *__fname);
+__HIPWB_HOST hipError_t hipModuleLoadData(hipModule_t *__module, const void *__image);
+__HIPWB_HOST hipError_t hipModuleGetFunction(hipFunction_t *__f, hipModule_t __module,
+                                             const char *__name);
+__HIPWB_HOST hipError_t hipModuleUnload(hipModule_t __module);
+__HIPWB_HOST hipError_t hipModuleLaunchKernel(hipFunction_t __f, unsigned int __gx, unsigned int __gy,
+                                              unsigned int __gz, unsigned int __bx, unsigned int __by,
+                                              unsigned int __bz, unsigned int __shmem,
+                                              hipStream_t __stream, void **__params, void **__extra);
+__HIPWB_HOST hipError_t hipMallocArray(hipArray_t *__array, const hipChannelFormatDesc *__desc,
+                                       size_t __width, size_t __height = 0,
+                                       unsigned int __flags = 0);
+__HIPWB_HOST hipError_t hipFreeArray(hipArray_t __array);
+__HIPWB_HOST hipError_t hipCreateTextureObject(hipTextureObject_t *__tex,
+                                               const hipResourceDesc *__res,
+                                               const hipTextureDesc *__desc,
+                                               const hipResourceViewDesc *__view);
+__HIPWB_HOST hipError_t hipDestroyTextureObject(hipTextureObject_t __tex);
+__HIPWB_HOST hipChannelFormatDesc hipCreateChannelDesc(int __x, int __y, int __z, int __w,
+                                                       hipChannelFormatKind __f);
 __HIPWB_HOST hipError_t hipProfilerStart(void);
 __HIPWB_HOST hipError_t hipProfilerStop(void);
 /* what `kernel<<<grid, block, shmem, stream>>>(...)` lowers to in HIP (clang Sema) */
-__HIPWB_HOST unsigned __hipPushCallConfiguration(dim3 grid, dim3 block, size_t shmem = 0,
-                                                 hipStream_t stream = 0);
-__HIPWB_HOST hipError_t __hipPopCallConfiguration(dim3 *grid, dim3 *block, size_t *shmem,
-                                                  hipStream_t *stream);
+__HIPWB_HOST unsigned __hipPushCallConfiguration(dim3 __grid, dim3 __block, size_t __shmem = 0,
+                                                 hipStream_t __stream = 0);
+__HIPWB_HOST hipError_t __hipPopCallConfiguration(dim3 *__grid, dim3 *__block, size_t *__shmem,
+                                                  hipStream_t *__stream);
 }
 
 /* C++ conveniences of HIP's header: typed pointers and kernel symbols */
-template <typename T>
-__HIPWB_HOST inline hipError_t hipMalloc(T **ptr, size_t size) {
-  return hipMalloc((void **)ptr, size);
+template <typename __T>
+__HIPWB_HOST inline hipError_t hipMalloc(__T **__ptr, size_t __size) {
+  return hipMalloc((void **)__ptr, __size);
 }
-template <typename T>
-__HIPWB_HOST inline hipError_t hipMallocManaged(T **ptr, size_t size, unsigned int flags = 1) {
-  return hipMallocManaged((void **)ptr, size, flags);
+template <typename __T>
+__HIPWB_HOST inline hipError_t hipMallocManaged(__T **__ptr, size_t __size, unsigned int __flags = 1) {
+  return hipMallocManaged((void **)__ptr, __size, __flags);
 }
-template <typename T>
-__HIPWB_HOST inline hipError_t hipHostMalloc(T **ptr, size_t size, unsigned int flags = 0) {
-  return hipHostMalloc((void **)ptr, size, flags);
+template <typename __T>
+__HIPWB_HOST inline hipError_t hipHostMalloc(__T **__ptr, size_t __size, unsigned int __flags = 0) {
+  return hipHostMalloc((void **)__ptr, __size, __flags);
 }
-template <typename T>
-__HIPWB_HOST inline hipError_t hipMallocPitch(T **ptr, size_t *pitch, size_t w, size_t h) {
-  return hipMallocPitch((void **)ptr, pitch, w, h);
+template <typename __T>
+__HIPWB_HOST inline hipError_t hipMallocPitch(__T **__ptr, size_t *__pitch, size_t __w, size_t __h) {
+  return hipMallocPitch((void **)__ptr, __pitch, __w, __h);
 }
-template <typename T>
-__HIPWB_HOST inline hipError_t hipMemcpyToSymbol(const T &symbol, const void *src, size_t n,
-                                                 size_t offset = 0,
-                                                 hipMemcpyKind kind = hipMemcpyHostToDevice) {
-  return hipMemcpyToSymbol((const void *)&symbol, src, n, offset, kind);
+template <typename __T>
+__HIPWB_HOST inline hipError_t hipMemcpyToSymbol(const __T &__symbol, const void *__src, size_t __n,
+                                                 size_t __offset = 0,
+                                                 hipMemcpyKind __kind = hipMemcpyHostToDevice) {
+  return hipMemcpyToSymbol((const void *)&__symbol, __src, __n, __offset, __kind);
 }
-template <typename T>
-__HIPWB_HOST inline hipError_t hipMemcpyFromSymbol(void *dst, const T &symbol, size_t n,
-                                                   size_t offset = 0,
-                                                   hipMemcpyKind kind = hipMemcpyDeviceToHost) {
-  return hipMemcpyFromSymbol(dst, (const void *)&symbol, n, offset, kind);
+template <typename __T>
+__HIPWB_HOST inline hipError_t hipMemcpyFromSymbol(void *__dst, const __T &__symbol, size_t __n,
+                                                   size_t __offset = 0,
+                                                   hipMemcpyKind __kind = hipMemcpyDeviceToHost) {
+  return hipMemcpyFromSymbol(__dst, (const void *)&__symbol, __n, __offset, __kind);
 }
-template <typename T>
-__HIPWB_HOST inline hipError_t hipGetSymbolAddress(void **dev, const T &symbol) {
-  return hipGetSymbolAddress(dev, (const void *)&symbol);
+template <typename __T>
+__HIPWB_HOST inline hipError_t hipGetSymbolAddress(void **__dev, const __T &__symbol) {
+  return hipGetSymbolAddress(__dev, (const void *)&__symbol);
 }
-template <typename T>
-__HIPWB_HOST inline hipError_t hipGetSymbolSize(size_t *size, const T &symbol) {
-  return hipGetSymbolSize(size, (const void *)&symbol);
+template <typename __T>
+__HIPWB_HOST inline hipError_t hipGetSymbolSize(size_t *__size, const __T &__symbol) {
+  return hipGetSymbolSize(__size, (const void *)&__symbol);
 }
-template <typename F>
-__HIPWB_HOST inline hipError_t hipFuncGetAttributes(hipFuncAttributes *attr, F func) {
-  return hipFuncGetAttributes(attr, (const void *)func);
+template <typename __F>
+__HIPWB_HOST inline hipError_t hipFuncGetAttributes(hipFuncAttributes *__attr, __F __func) {
+  return hipFuncGetAttributes(__attr, (const void *)__func);
 }
-template <typename F>
-__HIPWB_HOST inline hipError_t hipFuncSetAttribute(F func, hipFuncAttribute attr, int value) {
-  return hipFuncSetAttribute((const void *)func, attr, value);
+template <typename __F>
+__HIPWB_HOST inline hipError_t hipFuncSetAttribute(__F __func, hipFuncAttribute __attr, int __value) {
+  return hipFuncSetAttribute((const void *)__func, __attr, __value);
 }
-template <typename F>
-__HIPWB_HOST inline hipError_t hipOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks, F func,
-                                                                            int block_size,
-                                                                            size_t dyn_shmem) {
-  return hipOccupancyMaxActiveBlocksPerMultiprocessor(blocks, (const void *)func, block_size,
-                                                      dyn_shmem);
+template <typename __F>
+__HIPWB_HOST inline hipError_t hipOccupancyMaxActiveBlocksPerMultiprocessor(int *__blocks, __F __func,
+                                                                            int __block_size,
+                                                                            size_t __dyn_shmem) {
+  return hipOccupancyMaxActiveBlocksPerMultiprocessor(__blocks, (const void *)__func, __block_size,
+                                                      __dyn_shmem);
 }
-template <typename F>
-__HIPWB_HOST inline hipError_t hipOccupancyMaxPotentialBlockSize(int *grid_size, int *block_size,
-                                                                 F func, size_t dyn_shmem = 0,
-                                                                 int block_limit = 0) {
-  return hipOccupancyMaxPotentialBlockSize(grid_size, block_size, (const void *)func, dyn_shmem,
-                                           block_limit);
+template <typename __F>
+__HIPWB_HOST inline hipError_t hipOccupancyMaxPotentialBlockSize(int *__grid_size, int *__block_size,
+                                                                 __F __func, size_t __dyn_shmem = 0,
+                                                                 int __block_limit = 0) {
+  return hipOccupancyMaxPotentialBlockSize(__grid_size, __block_size, (const void *)__func, __dyn_shmem,
+                                           __block_limit);
 }
-template <typename F>
-__HIPWB_HOST inline hipError_t hipLaunchKernel(F func, dim3 grid, dim3 block, void **args,
-                                               size_t shmem, hipStream_t stream) {
-  return hipLaunchKernel((const void *)func, grid, block, args, shmem, stream);
+template <typename __F>
+__HIPWB_HOST inline hipError_t hipLaunchKernel(__F __func, dim3 __grid, dim3 __block, void **__args,
+                                               size_t __shmem, hipStream_t __stream) {
+  return hipLaunchKernel((const void *)__func, __grid, __block, __args, __shmem, __stream);
 }
-template <typename F>
-__HIPWB_HOST inline hipError_t hipLaunchCooperativeKernel(F func, dim3 grid, dim3 block,
-                                                          void **args, unsigned int shmem,
-                                                          hipStream_t stream) {
-  return hipLaunchCooperativeKernel((const void *)func, grid, block, args, shmem, stream);
+template <typename __F>
+__HIPWB_HOST inline hipError_t hipLaunchCooperativeKernel(__F __func, dim3 __grid, dim3 __block,
+                                                          void **__args, unsigned int __shmem,
+                                                          hipStream_t __stream) {
+  return hipLaunchCooperativeKernel((const void *)__func, __grid, __block, __args, __shmem, __stream);
 }
-template <typename T>
+template <typename __T>
 __HIPWB_HOST inline hipChannelFormatDesc hipCreateChannelDesc() {
-  constexpr int bits = (int)(sizeof(T) * 8);
-  return hipCreateChannelDesc(bits, 0, 0, 0,
-                              __is_floating_point(T) ? hipChannelFormatKindFloat
-                              : __is_signed(T)       ? hipChannelFormatKindSigned
+  constexpr int __bits = (int)(sizeof(__T) * 8);
+  return hipCreateChannelDesc(__bits, 0, 0, 0,
+                              __is_floating_point(__T) ? hipChannelFormatKindFloat
+                              : __is_signed(__T)       ? hipChannelFormatKindSigned
                                                      : hipChannelFormatKindUnsigned);
 }
 
@@ -490,23 +490,23 @@ __HIPWB_HOST inline hipChannelFormatDesc hipCreateChannelDesc() {
  * one argument (a macro would split it at the comma), and a kernel template named without its
  * arguments converts to F's default, a pointer to a kernel taking exactly the launch's argument
  * types. Naming the kernel in host code makes the device compilation emit that instantiation. */
-template <typename... Args, typename F = void (*)(Args...)>
-__attribute__((host)) inline void hipLaunchKernelGGL(F kernel, const dim3 &grid,
-                                                     const dim3 &block, unsigned int shmem,
-                                                     hipStream_t stream, Args... args) {
-  kernel<<<grid, block, shmem, stream>>>(args...);
+template <typename... __Args, typename __F = void (*)(__Args...)>
+__host__ inline void hipLaunchKernelGGL(__F __kernel, const dim3 &__grid,
+                                                     const dim3 &__block, unsigned int __shmem,
+                                                     hipStream_t __stream, __Args... __args) {
+  __kernel<<<__grid, __block, __shmem, __stream>>>(__args...);
 }
 #define HIP_KERNEL_NAME(...) __VA_ARGS__
 /* hipModuleLaunchKernel's `extra` array markers (HIP's values) */
 #define HIP_LAUNCH_PARAM_BUFFER_POINTER ((void *)0x01)
 #define HIP_LAUNCH_PARAM_BUFFER_SIZE ((void *)0x02)
 #define HIP_LAUNCH_PARAM_END ((void *)0x03)
-#define HIP_SYMBOL(X) X
+#define HIP_SYMBOL(__X) __X
 
 /* device-side texture fetches: not offline (see the header comment) */
 #define __HIPWB_NO_TEX(NAME)                                                                 \
-  template <typename T, typename... A>                                                       \
-  __attribute__((device)) T NAME(hipTextureObject_t, A...) =                                 \
+  template <typename __T, typename... __A>                                                       \
+  __device__ __T NAME(hipTextureObject_t, __A...) =                                 \
       delete(#NAME " (a texture fetch) is not available offline: the prelude has no image "  \
              "instructions and the emulator does not run MIMG; read the buffer with a pointer");
 __HIPWB_NO_TEX(tex1Dfetch)

@@ -30,88 +30,88 @@
 #pragma clang diagnostic ignored "-Wc++26-extensions"
 
 /* ---- float: lowered by the backend ---- */
-__HIPWB_FN_INLINE float expf(float x) { return __builtin_expf(x); }
-__HIPWB_FN_INLINE float exp2f(float x) { return __builtin_exp2f(x); }
-__HIPWB_FN_INLINE float exp10f(float x) { return __builtin_exp10f(x); }
-__HIPWB_FN_INLINE float logf(float x) { return __builtin_logf(x); }
-__HIPWB_FN_INLINE float log2f(float x) { return __builtin_log2f(x); }
-__HIPWB_FN_INLINE float log10f(float x) { return __builtin_log10f(x); }
-__HIPWB_FN_INLINE float sqrtf(float x) { return __builtin_sqrtf(x); }
-__HIPWB_FN_INLINE float rsqrtf(float x) { return __builtin_amdgcn_rsqf(x); }
-__HIPWB_FN_INLINE float fabsf(float x) { return __builtin_fabsf(x); }
-__HIPWB_FN_INLINE float floorf(float x) { return __builtin_floorf(x); }
-__HIPWB_FN_INLINE float ceilf(float x) { return __builtin_ceilf(x); }
-__HIPWB_FN_INLINE float truncf(float x) { return __builtin_truncf(x); }
-__HIPWB_FN_INLINE float roundf(float x) { return __builtin_roundf(x); }
-__HIPWB_FN_INLINE float rintf(float x) { return __builtin_rintf(x); }
-__HIPWB_FN_INLINE float nearbyintf(float x) { return __builtin_nearbyintf(x); }
-__HIPWB_FN_INLINE float fmaxf(float x, float y) { return __builtin_fmaxf(x, y); }
-__HIPWB_FN_INLINE float fminf(float x, float y) { return __builtin_fminf(x, y); }
-__HIPWB_FN_INLINE float fmaf(float x, float y, float z) { return __builtin_fmaf(x, y, z); }
-__HIPWB_FN_INLINE float copysignf(float x, float y) { return __builtin_copysignf(x, y); }
-__HIPWB_FN_INLINE float ldexpf(float x, int e) { return __builtin_ldexpf(x, e); }
+__HIPWB_FN_INLINE float expf(float __x) { return __builtin_expf(__x); }
+__HIPWB_FN_INLINE float exp2f(float __x) { return __builtin_exp2f(__x); }
+__HIPWB_FN_INLINE float exp10f(float __x) { return __builtin_exp10f(__x); }
+__HIPWB_FN_INLINE float logf(float __x) { return __builtin_logf(__x); }
+__HIPWB_FN_INLINE float log2f(float __x) { return __builtin_log2f(__x); }
+__HIPWB_FN_INLINE float log10f(float __x) { return __builtin_log10f(__x); }
+__HIPWB_FN_INLINE float sqrtf(float __x) { return __builtin_sqrtf(__x); }
+__HIPWB_FN_INLINE float rsqrtf(float __x) { return __builtin_amdgcn_rsqf(__x); }
+__HIPWB_FN_INLINE float fabsf(float __x) { return __builtin_fabsf(__x); }
+__HIPWB_FN_INLINE float floorf(float __x) { return __builtin_floorf(__x); }
+__HIPWB_FN_INLINE float ceilf(float __x) { return __builtin_ceilf(__x); }
+__HIPWB_FN_INLINE float truncf(float __x) { return __builtin_truncf(__x); }
+__HIPWB_FN_INLINE float roundf(float __x) { return __builtin_roundf(__x); }
+__HIPWB_FN_INLINE float rintf(float __x) { return __builtin_rintf(__x); }
+__HIPWB_FN_INLINE float nearbyintf(float __x) { return __builtin_nearbyintf(__x); }
+__HIPWB_FN_INLINE float fmaxf(float __x, float __y) { return __builtin_fmaxf(__x, __y); }
+__HIPWB_FN_INLINE float fminf(float __x, float __y) { return __builtin_fminf(__x, __y); }
+__HIPWB_FN_INLINE float fmaf(float __x, float __y, float __z) { return __builtin_fmaf(__x, __y, __z); }
+__HIPWB_FN_INLINE float copysignf(float __x, float __y) { return __builtin_copysignf(__x, __y); }
+__HIPWB_FN_INLINE float ldexpf(float __x, int __e) { return __builtin_ldexpf(__x, __e); }
 
 /* ---- float: inline algorithms (hipwb/math_inline.h) ---- */
-__HIPWB_FN float tanhf(float x) { return __hipwb_tanhf(x); }
-__HIPWB_FN float powf(float x, float y) { return __hipwb_powf(x, y); }
-__HIPWB_FN float sinf(float x) { return __hipwb_sinf(x); }
-__HIPWB_FN float cosf(float x) { return __hipwb_cosf(x); }
-__HIPWB_FN float tanf(float x) { return __hipwb_tanf(x); }
-__HIPWB_FN void sincosf(float x, float *s, float *c) { __hipwb_sincosf(x, s, c); }
+__HIPWB_FN float tanhf(float __x) { return __hipwb_tanhf(__x); }
+__HIPWB_FN float powf(float __x, float __y) { return __hipwb_powf(__x, __y); }
+__HIPWB_FN float sinf(float __x) { return __hipwb_sinf(__x); }
+__HIPWB_FN float cosf(float __x) { return __hipwb_cosf(__x); }
+__HIPWB_FN float tanf(float __x) { return __hipwb_tanf(__x); }
+__HIPWB_FN void sincosf(float __x, float *__s, float *__c) { __hipwb_sincosf(__x, __s, __c); }
 
 /* ---- float: fast hardware approximations ---- */
-__HIPWB_FN_INLINE float __expf(float x) {
-  return __builtin_amdgcn_exp2f(x * 1.44269504088896341f); /* log2(e) */
+__HIPWB_FN_INLINE float __expf(float __x) {
+  return __builtin_amdgcn_exp2f(__x * 1.44269504088896341f); /* log2(e) */
 }
-__HIPWB_FN_INLINE float __exp10f(float x) {
-  return __builtin_amdgcn_exp2f(x * 3.32192809488736235f); /* log2(10) */
+__HIPWB_FN_INLINE float __exp10f(float __x) {
+  return __builtin_amdgcn_exp2f(__x * 3.32192809488736235f); /* log2(10) */
 }
-__HIPWB_FN_INLINE float __log2f(float x) { return __builtin_amdgcn_logf(x); }
-__HIPWB_FN_INLINE float __logf(float x) {
-  return __builtin_amdgcn_logf(x) * 0.693147180559945309f; /* ln 2 */
+__HIPWB_FN_INLINE float __log2f(float __x) { return __builtin_amdgcn_logf(__x); }
+__HIPWB_FN_INLINE float __logf(float __x) {
+  return __builtin_amdgcn_logf(__x) * 0.693147180559945309f; /* ln 2 */
 }
-__HIPWB_FN_INLINE float __log10f(float x) {
-  return __builtin_amdgcn_logf(x) * 0.301029995663981195f; /* log10(2) */
+__HIPWB_FN_INLINE float __log10f(float __x) {
+  return __builtin_amdgcn_logf(__x) * 0.301029995663981195f; /* log10(2) */
 }
-__HIPWB_FN_INLINE float __sinf(float x) {
-  return __builtin_amdgcn_sinf(x * 0.159154943091895336f); /* 1/(2 pi): revolutions */
+__HIPWB_FN_INLINE float __sinf(float __x) {
+  return __builtin_amdgcn_sinf(__x * 0.159154943091895336f); /* 1/(2 pi): revolutions */
 }
-__HIPWB_FN_INLINE float __cosf(float x) {
-  return __builtin_amdgcn_cosf(x * 0.159154943091895336f);
+__HIPWB_FN_INLINE float __cosf(float __x) {
+  return __builtin_amdgcn_cosf(__x * 0.159154943091895336f);
 }
-__HIPWB_FN_INLINE float __tanf(float x) { return __sinf(x) * __builtin_amdgcn_rcpf(__cosf(x)); }
-__HIPWB_FN_INLINE void __sincosf(float x, float *s, float *c) {
-  *s = __sinf(x);
-  *c = __cosf(x);
+__HIPWB_FN_INLINE float __tanf(float __x) { return __sinf(__x) * __builtin_amdgcn_rcpf(__cosf(__x)); }
+__HIPWB_FN_INLINE void __sincosf(float __x, float *__s, float *__c) {
+  *__s = __sinf(__x);
+  *__c = __cosf(__x);
 }
-__HIPWB_FN_INLINE float __powf(float x, float y) {
-  return __builtin_amdgcn_exp2f(y * __builtin_amdgcn_logf(x));
+__HIPWB_FN_INLINE float __powf(float __x, float __y) {
+  return __builtin_amdgcn_exp2f(__y * __builtin_amdgcn_logf(__x));
 }
-__HIPWB_FN_INLINE float __fdividef(float x, float y) { return x * __builtin_amdgcn_rcpf(y); }
-__HIPWB_FN_INLINE float __saturatef(float x) {
-  return __builtin_fminf(__builtin_fmaxf(x, 0.0f), 1.0f);
+__HIPWB_FN_INLINE float __fdividef(float __x, float __y) { return __x * __builtin_amdgcn_rcpf(__y); }
+__HIPWB_FN_INLINE float __saturatef(float __x) {
+  return __builtin_fminf(__builtin_fmaxf(__x, 0.0f), 1.0f);
 }
 /* Correctly rounded (round-to-nearest) operations: plain IEEE operations, never contracted. */
-__HIPWB_FN_INLINE float __fadd_rn(float x, float y) {
+__HIPWB_FN_INLINE float __fadd_rn(float __x, float __y) {
 #pragma clang fp contract(off)
-  return x + y;
+  return __x + __y;
 }
-__HIPWB_FN_INLINE float __fsub_rn(float x, float y) {
+__HIPWB_FN_INLINE float __fsub_rn(float __x, float __y) {
 #pragma clang fp contract(off)
-  return x - y;
+  return __x - __y;
 }
-__HIPWB_FN_INLINE float __fmul_rn(float x, float y) {
+__HIPWB_FN_INLINE float __fmul_rn(float __x, float __y) {
 #pragma clang fp contract(off)
-  return x * y;
+  return __x * __y;
 }
-__HIPWB_FN_INLINE float __fdiv_rn(float x, float y) { return x / y; }
-__HIPWB_FN_INLINE float __frcp_rn(float x) { return 1.0f / x; }
-__HIPWB_FN_INLINE float __fsqrt_rn(float x) { return __builtin_sqrtf(x); }
-__HIPWB_FN_INLINE float __fmaf_rn(float x, float y, float z) { return __builtin_fmaf(x, y, z); }
+__HIPWB_FN_INLINE float __fdiv_rn(float __x, float __y) { return __x / __y; }
+__HIPWB_FN_INLINE float __frcp_rn(float __x) { return 1.0f / __x; }
+__HIPWB_FN_INLINE float __fsqrt_rn(float __x) { return __builtin_sqrtf(__x); }
+__HIPWB_FN_INLINE float __fmaf_rn(float __x, float __y, float __z) { return __builtin_fmaf(__x, __y, __z); }
 
 /* ---- unsuffixed float overloads (HIP/C++ style) ---- */
 #define __HIPWB_FLOAT_OVERLOAD1(NAME, FN) \
-  __HIPWB_FN_INLINE float NAME(float x) { return FN(x); }
+  __HIPWB_FN_INLINE float NAME(float __x) { return FN(__x); }
 __HIPWB_FLOAT_OVERLOAD1(exp, expf)
 __HIPWB_FLOAT_OVERLOAD1(exp2, exp2f)
 __HIPWB_FLOAT_OVERLOAD1(exp10, exp10f)
@@ -133,47 +133,47 @@ __HIPWB_FLOAT_OVERLOAD1(round, roundf)
 __HIPWB_FLOAT_OVERLOAD1(rint, rintf)
 __HIPWB_FLOAT_OVERLOAD1(nearbyint, nearbyintf)
 #undef __HIPWB_FLOAT_OVERLOAD1
-__HIPWB_FN_INLINE float pow(float x, float y) { return powf(x, y); }
-__HIPWB_FN_INLINE float fmax(float x, float y) { return fmaxf(x, y); }
-__HIPWB_FN_INLINE float fmin(float x, float y) { return fminf(x, y); }
-__HIPWB_FN_INLINE float fma(float x, float y, float z) { return fmaf(x, y, z); }
-__HIPWB_FN_INLINE float copysign(float x, float y) { return copysignf(x, y); }
-__HIPWB_FN_INLINE float ldexp(float x, int e) { return ldexpf(x, e); }
-__HIPWB_FN_INLINE void sincos(float x, float *s, float *c) { sincosf(x, s, c); }
+__HIPWB_FN_INLINE float pow(float __x, float __y) { return powf(__x, __y); }
+__HIPWB_FN_INLINE float fmax(float __x, float __y) { return fmaxf(__x, __y); }
+__HIPWB_FN_INLINE float fmin(float __x, float __y) { return fminf(__x, __y); }
+__HIPWB_FN_INLINE float fma(float __x, float __y, float __z) { return fmaf(__x, __y, __z); }
+__HIPWB_FN_INLINE float copysign(float __x, float __y) { return copysignf(__x, __y); }
+__HIPWB_FN_INLINE float ldexp(float __x, int __e) { return ldexpf(__x, __e); }
+__HIPWB_FN_INLINE void sincos(float __x, float *__s, float *__c) { sincosf(__x, __s, __c); }
 
 /* ---- double: the functions the backend lowers directly ---- */
-__HIPWB_FN_INLINE double sqrt(double x) { return __builtin_sqrt(x); }
-__HIPWB_FN_INLINE double fabs(double x) { return __builtin_fabs(x); }
-__HIPWB_FN_INLINE double abs(double x) { return __builtin_fabs(x); }
-__HIPWB_FN_INLINE double floor(double x) { return __builtin_floor(x); }
-__HIPWB_FN_INLINE double ceil(double x) { return __builtin_ceil(x); }
-__HIPWB_FN_INLINE double trunc(double x) { return __builtin_trunc(x); }
-__HIPWB_FN_INLINE double round(double x) { return __builtin_round(x); }
-__HIPWB_FN_INLINE double rint(double x) { return __builtin_rint(x); }
-__HIPWB_FN_INLINE double nearbyint(double x) { return __builtin_nearbyint(x); }
-__HIPWB_FN_INLINE double fmax(double x, double y) { return __builtin_fmax(x, y); }
-__HIPWB_FN_INLINE double fmin(double x, double y) { return __builtin_fmin(x, y); }
-__HIPWB_FN_INLINE double fma(double x, double y, double z) { return __builtin_fma(x, y, z); }
-__HIPWB_FN_INLINE double copysign(double x, double y) { return __builtin_copysign(x, y); }
-__HIPWB_FN_INLINE double ldexp(double x, int e) { return __builtin_ldexp(x, e); }
+__HIPWB_FN_INLINE double sqrt(double __x) { return __builtin_sqrt(__x); }
+__HIPWB_FN_INLINE double fabs(double __x) { return __builtin_fabs(__x); }
+__HIPWB_FN_INLINE double abs(double __x) { return __builtin_fabs(__x); }
+__HIPWB_FN_INLINE double floor(double __x) { return __builtin_floor(__x); }
+__HIPWB_FN_INLINE double ceil(double __x) { return __builtin_ceil(__x); }
+__HIPWB_FN_INLINE double trunc(double __x) { return __builtin_trunc(__x); }
+__HIPWB_FN_INLINE double round(double __x) { return __builtin_round(__x); }
+__HIPWB_FN_INLINE double rint(double __x) { return __builtin_rint(__x); }
+__HIPWB_FN_INLINE double nearbyint(double __x) { return __builtin_nearbyint(__x); }
+__HIPWB_FN_INLINE double fmax(double __x, double __y) { return __builtin_fmax(__x, __y); }
+__HIPWB_FN_INLINE double fmin(double __x, double __y) { return __builtin_fmin(__x, __y); }
+__HIPWB_FN_INLINE double fma(double __x, double __y, double __z) { return __builtin_fma(__x, __y, __z); }
+__HIPWB_FN_INLINE double copysign(double __x, double __y) { return __builtin_copysign(__x, __y); }
+__HIPWB_FN_INLINE double ldexp(double __x, int __e) { return __builtin_ldexp(__x, __e); }
 
 /* ---- classification (float and double) ---- */
 #define __HIPWB_CLASSIFY(T)                                                          \
-  __HIPWB_FN_INLINE bool isnan(T x) { return __builtin_isnan(x); }                   \
-  __HIPWB_FN_INLINE bool isinf(T x) { return __builtin_isinf(x); }                   \
-  __HIPWB_FN_INLINE bool isfinite(T x) { return __builtin_isfinite(x); }             \
-  __HIPWB_FN_INLINE bool signbit(T x) { return __builtin_signbit(x); }
+  __HIPWB_FN_INLINE bool isnan(T __x) { return __builtin_isnan(__x); }                   \
+  __HIPWB_FN_INLINE bool isinf(T __x) { return __builtin_isinf(__x); }                   \
+  __HIPWB_FN_INLINE bool isfinite(T __x) { return __builtin_isfinite(__x); }             \
+  __HIPWB_FN_INLINE bool signbit(T __x) { return __builtin_signbit(__x); }
 __HIPWB_CLASSIFY(float)
 __HIPWB_CLASSIFY(double)
 #undef __HIPWB_CLASSIFY
 
 /* ---- integer abs, min/max ---- */
-__HIPWB_FN_INLINE int abs(int x) { return x < 0 ? -x : x; }
-__HIPWB_FN_INLINE long labs(long x) { return x < 0 ? -x : x; }
-__HIPWB_FN_INLINE long long llabs(long long x) { return x < 0 ? -x : x; }
+__HIPWB_FN_INLINE int abs(int __x) { return __x < 0 ? -__x : __x; }
+__HIPWB_FN_INLINE long labs(long __x) { return __x < 0 ? -__x : __x; }
+__HIPWB_FN_INLINE long long llabs(long long __x) { return __x < 0 ? -__x : __x; }
 #define __HIPWB_MINMAX(T)                                           \
-  __HIPWB_FN_INLINE T min(T a, T b) { return b < a ? b : a; }       \
-  __HIPWB_FN_INLINE T max(T a, T b) { return a < b ? b : a; }
+  __HIPWB_FN_INLINE T min(T __a, T __b) { return __b < __a ? __b : __a; }       \
+  __HIPWB_FN_INLINE T max(T __a, T __b) { return __a < __b ? __b : __a; }
 __HIPWB_MINMAX(int)
 __HIPWB_MINMAX(unsigned int)
 __HIPWB_MINMAX(long)
@@ -181,10 +181,10 @@ __HIPWB_MINMAX(unsigned long)
 __HIPWB_MINMAX(long long)
 __HIPWB_MINMAX(unsigned long long)
 #undef __HIPWB_MINMAX
-__HIPWB_FN_INLINE float min(float a, float b) { return __builtin_fminf(a, b); }
-__HIPWB_FN_INLINE float max(float a, float b) { return __builtin_fmaxf(a, b); }
-__HIPWB_FN_INLINE double min(double a, double b) { return __builtin_fmin(a, b); }
-__HIPWB_FN_INLINE double max(double a, double b) { return __builtin_fmax(a, b); }
+__HIPWB_FN_INLINE float min(float __a, float __b) { return __builtin_fminf(__a, __b); }
+__HIPWB_FN_INLINE float max(float __a, float __b) { return __builtin_fmaxf(__a, __b); }
+__HIPWB_FN_INLINE double min(double __a, double __b) { return __builtin_fmin(__a, __b); }
+__HIPWB_FN_INLINE double max(double __a, double __b) { return __builtin_fmax(__a, __b); }
 
 /* ---- the same names in namespace std (std::exp(x), std::max(a, b), ...) ---- */
 namespace std {

@@ -25,11 +25,11 @@
 #include "config.h"
 
 extern "C" {
-__attribute__((device)) int printf(const char *__format, ...);
-__attribute__((device, noreturn)) void __assert_fail(const char *__assertion, const char *__file,
+__device__ int printf(const char *__format, ...);
+__device__ __attribute__((__noreturn__)) void __assert_fail(const char *__assertion, const char *__file,
                                                      unsigned int __line,
                                                      const char *__function) noexcept;
-__attribute__((device, noreturn)) void __assertfail(const char *__message, const char *__file,
+__device__ __attribute__((__noreturn__)) void __assertfail(const char *__message, const char *__file,
                                                     unsigned int __line, const char *__function,
                                                     size_t __char_size) noexcept;
 }

@@ -15,23 +15,23 @@
 #endif
 
 /* __shfl: lane (src mod width) of this lane's width-segment. */
-__HIPWB_LANES_FN int __hipwb_shfl_src_idx(int self, int src_lane, int width) {
-  return (self & ~(width - 1)) + (src_lane & (width - 1));
+__HIPWB_LANES_FN int __hipwb_shfl_src_idx(int __self, int __src_lane, int __width) {
+  return (__self & ~(__width - 1)) + (__src_lane & (__width - 1));
 }
 /* __shfl_up: self - delta, or self when that leaves the segment (falls below its start). */
-__HIPWB_LANES_FN int __hipwb_shfl_src_up(int self, unsigned int delta, int width) {
-  int src = self - (int)delta;
-  return src < (self & ~(width - 1)) ? self : src;
+__HIPWB_LANES_FN int __hipwb_shfl_src_up(int __self, unsigned int __delta, int __width) {
+  int __src = __self - (int)__delta;
+  return __src < (__self & ~(__width - 1)) ? __self : __src;
 }
 /* __shfl_down: self + delta, or self when that leaves the segment (passes its end). */
-__HIPWB_LANES_FN int __hipwb_shfl_src_down(int self, unsigned int delta, int width) {
-  return (self & (width - 1)) + (int)delta >= width ? self : self + (int)delta;
+__HIPWB_LANES_FN int __hipwb_shfl_src_down(int __self, unsigned int __delta, int __width) {
+  return (__self & (__width - 1)) + (int)__delta >= __width ? __self : __self + (int)__delta;
 }
 /* __shfl_xor: self ^ mask, or self when that lies in a later segment (earlier ones are allowed,
  * as CUDA documents for width < warpSize). */
-__HIPWB_LANES_FN int __hipwb_shfl_src_xor(int self, int lane_mask, int width) {
-  int src = self ^ lane_mask;
-  return src >= ((self + width) & ~(width - 1)) ? self : src;
+__HIPWB_LANES_FN int __hipwb_shfl_src_xor(int __self, int __lane_mask, int __width) {
+  int __src = __self ^ __lane_mask;
+  return __src >= ((__self + __width) & ~(__width - 1)) ? __self : __src;
 }
 
 #endif /* HIPWB_SHUFFLE_LANES_H */

@@ -18,10 +18,10 @@
 /* memcpy/memset in device code: LLVM expands llvm.memcpy/memset inline for AMDGPU (constant
  * sizes unrolled, variable sizes as loops: LowerMemIntrinsics), as ROCm's device headers do. */
 extern "C" {
-__attribute__((device)) static inline void *memcpy(void *__d, const void *__s, size_t __n) {
+__device__ static inline void *memcpy(void *__d, const void *__s, size_t __n) {
   return __builtin_memcpy(__d, __s, __n);
 }
-__attribute__((device)) static inline void *memset(void *__d, int __c, size_t __n) {
+__device__ static inline void *memset(void *__d, int __c, size_t __n) {
   return __builtin_memset(__d, __c, __n);
 }
 }
@@ -55,6 +55,28 @@ __attribute__((device)) static inline void *memset(void *__d, int __c, size_t __
 #endif
 #if __has_include(<new>)
 #include <new>
+#endif
+/* The rest of what ROCm's hip_runtime.h includes (amd_hip_runtime.h: <cstddef>, <cstdint>,
+ * <tuple>; clang's HIP wrapper: <algorithm>, <complex>, <new>). Through <complex> libstdc++ also
+ * brings <sstream>, <string> and the stream classes, which pasted host code uses without
+ * including them (std::string, std::ostringstream). <complex> is the expensive one: with it a
+ * trivial kernel compiles in about 1.6x the CPU time (docs/prelude.md); -DHIPWB_NO_HOST_STD
+ * leaves it out (host code then includes <string> itself). std::complex is usable in host code
+ * only (ROCm's clang wrapper also makes it a device type; the prelude does not). */
+#if __has_include(<cstddef>)
+#include <cstddef>
+#endif
+#if __has_include(<cstdint>)
+#include <cstdint>
+#endif
+#if __has_include(<tuple>)
+#include <tuple>
+#endif
+#if __has_include(<algorithm>)
+#include <algorithm>
+#endif
+#if __has_include(<complex>) && !defined(HIPWB_NO_HOST_STD)
+#include <complex>
 #endif
 
 #endif /* HIPWB_STD_H */

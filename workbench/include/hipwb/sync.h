@@ -28,23 +28,23 @@ __HIPWB_FN_INLINE void __syncthreads() {
 
 /* CUDA's predicate barriers: count / and / or of `predicate` over the block. They need block-
  * wide communication, so they are built from LDS atomics around two barriers. */
-__HIPWB_FN int __syncthreads_count(int predicate) {
-  __attribute__((shared)) int count;
+__HIPWB_FN int __syncthreads_count(int __predicate) {
+  __shared__ int __count;
   if (__builtin_amdgcn_workitem_id_x() == 0 && __builtin_amdgcn_workitem_id_y() == 0 &&
       __builtin_amdgcn_workitem_id_z() == 0)
-    count = 0;
+    __count = 0;
   __syncthreads();
-  if (predicate) __hip_atomic_fetch_add(&count, 1, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_WORKGROUP);
+  if (__predicate) __hip_atomic_fetch_add(&__count, 1, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_WORKGROUP);
   __syncthreads();
-  int result = count;
+  int __result = __count;
   __syncthreads(); /* nobody may reset `count` for a later call before all have read it */
-  return result;
+  return __result;
 }
-__HIPWB_FN int __syncthreads_and(int predicate) {
-  return __syncthreads_count(!predicate) == 0;
+__HIPWB_FN int __syncthreads_and(int __predicate) {
+  return __syncthreads_count(!__predicate) == 0;
 }
-__HIPWB_FN int __syncthreads_or(int predicate) {
-  return __syncthreads_count(predicate) != 0;
+__HIPWB_FN int __syncthreads_or(int __predicate) {
+  return __syncthreads_count(__predicate) != 0;
 }
 
 __HIPWB_FN_INLINE void __threadfence_block() {
@@ -60,9 +60,9 @@ __HIPWB_FN_INLINE void __syncwarp() {
 }
 /* HIP (>= 6.2, amd_warp_sync_functions.h) takes a 64-bit mask only, like its other *_sync
  * functions (hipwb/warp.h). */
-template <typename MaskT>
-__attribute__((device)) inline void __syncwarp(MaskT) {
-  static_assert(__is_integral(MaskT) && sizeof(MaskT) == 8,
+template <typename __MaskT>
+__device__ inline void __syncwarp(__MaskT) {
+  static_assert(__is_integral(__MaskT) && sizeof(__MaskT) == 8,
                 "The mask of __syncwarp must be a 64-bit integer (unsigned long long), as in HIP");
   __syncwarp();
 }

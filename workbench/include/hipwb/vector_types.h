@@ -18,76 +18,76 @@
 
 #include "config.h"
 
-template <typename T, unsigned N> struct __hipwb_vec_fields;
+template <typename __T, unsigned __N> struct __hipwb_vec_fields;
 
-template <typename T> struct alignas(sizeof(T)) __hipwb_vec_fields<T, 1> {
-  T x;
+template <typename __T> struct alignas(sizeof(__T)) __hipwb_vec_fields<__T, 1> {
+  __T x;
   __hipwb_vec_fields() = default;
-  constexpr __attribute__((host, device)) __hipwb_vec_fields(T a) : x(a) {}
+  constexpr __host__ __device__ __hipwb_vec_fields(__T __a) : x(__a) {}
 };
-template <typename T> struct alignas(2 * sizeof(T)) __hipwb_vec_fields<T, 2> {
-  T x, y;
+template <typename __T> struct alignas(2 * sizeof(__T)) __hipwb_vec_fields<__T, 2> {
+  __T x, y;
   __hipwb_vec_fields() = default;
-  constexpr __attribute__((host, device)) __hipwb_vec_fields(T a, T b) : x(a), y(b) {}
-  constexpr explicit __attribute__((host, device)) __hipwb_vec_fields(T s) : x(s), y(s) {}
+  constexpr __host__ __device__ __hipwb_vec_fields(__T __a, __T __b) : x(__a), y(__b) {}
+  constexpr explicit __host__ __device__ __hipwb_vec_fields(__T __s) : x(__s), y(__s) {}
 };
-template <typename T> struct __hipwb_vec_fields<T, 3> {
-  T x, y, z;
+template <typename __T> struct __hipwb_vec_fields<__T, 3> {
+  __T x, y, z;
   __hipwb_vec_fields() = default;
-  constexpr __attribute__((host, device)) __hipwb_vec_fields(T a, T b, T c) : x(a), y(b), z(c) {}
-  constexpr explicit __attribute__((host, device)) __hipwb_vec_fields(T s) : x(s), y(s), z(s) {}
+  constexpr __host__ __device__ __hipwb_vec_fields(__T __a, __T __b, __T __c) : x(__a), y(__b), z(__c) {}
+  constexpr explicit __host__ __device__ __hipwb_vec_fields(__T __s) : x(__s), y(__s), z(__s) {}
 };
-template <typename T> struct alignas(4 * sizeof(T)) __hipwb_vec_fields<T, 4> {
-  T x, y, z, w;
+template <typename __T> struct alignas(4 * sizeof(__T)) __hipwb_vec_fields<__T, 4> {
+  __T x, y, z, w;
   __hipwb_vec_fields() = default;
-  constexpr __attribute__((host, device)) __hipwb_vec_fields(T a, T b, T c, T d)
-      : x(a), y(b), z(c), w(d) {}
-  constexpr explicit __attribute__((host, device)) __hipwb_vec_fields(T s)
-      : x(s), y(s), z(s), w(s) {}
+  constexpr __host__ __device__ __hipwb_vec_fields(__T __a, __T __b, __T __c, __T __d)
+      : x(__a), y(__b), z(__c), w(__d) {}
+  constexpr explicit __host__ __device__ __hipwb_vec_fields(__T __s)
+      : x(__s), y(__s), z(__s), w(__s) {}
 };
 
-template <typename T, unsigned N> struct __hipwb_vec : __hipwb_vec_fields<T, N> {
-  typedef T value_type;
-  static constexpr unsigned size = N;
-  using __hipwb_vec_fields<T, N>::__hipwb_vec_fields;
+template <typename __T, unsigned __N> struct __hipwb_vec : __hipwb_vec_fields<__T, __N> {
+  typedef __T value_type;
+  static constexpr unsigned size = __N;
+  using __hipwb_vec_fields<__T, __N>::__hipwb_vec_fields;
   __hipwb_vec() = default;
   /* Element i (0 = x, 1 = y, 2 = z, 3 = w): the fields are consecutive without padding. */
-  __attribute__((host, device, always_inline)) T &operator[](unsigned i) { return (&this->x)[i]; }
-  __attribute__((host, device, always_inline)) const T &operator[](unsigned i) const {
-    return (&this->x)[i];
+  __host__ __device__ __attribute__((__always_inline__)) __T &operator[](unsigned __i) { return (&this->x)[__i]; }
+  __host__ __device__ __attribute__((__always_inline__)) const __T &operator[](unsigned __i) const {
+    return (&this->x)[__i];
   }
 };
 
 /* ---- element-wise operators (vector op vector, vector op scalar, scalar op vector) ---- */
 #define __HIPWB_VEC_BINARY(OP, OPEQ)                                                            \
-  template <typename T, unsigned N>                                                             \
-  __attribute__((device, always_inline)) inline __hipwb_vec<T, N> &operator OPEQ(               \
-      __hipwb_vec<T, N> &a, const __hipwb_vec<T, N> &b) {                                       \
-    _Pragma("unroll") for (unsigned i = 0; i < N; ++i) a[i] = a[i] OP b[i];                     \
-    return a;                                                                                   \
+  template <typename __T, unsigned __N>                                                             \
+  __host__ __device__ __attribute__((__always_inline__)) inline __hipwb_vec<__T, __N> &operator OPEQ(               \
+      __hipwb_vec<__T, __N> &__a, const __hipwb_vec<__T, __N> &__b) {                                       \
+    _Pragma("unroll") for (unsigned __i = 0; __i < __N; ++__i) __a[__i] = __a[__i] OP __b[__i];                     \
+    return __a;                                                                                   \
   }                                                                                             \
-  template <typename T, unsigned N>                                                             \
-  __attribute__((device, always_inline)) inline __hipwb_vec<T, N> &operator OPEQ(               \
-      __hipwb_vec<T, N> &a, typename __hipwb_vec<T, N>::value_type s) {                         \
-    _Pragma("unroll") for (unsigned i = 0; i < N; ++i) a[i] = a[i] OP s;                        \
-    return a;                                                                                   \
+  template <typename __T, unsigned __N>                                                             \
+  __host__ __device__ __attribute__((__always_inline__)) inline __hipwb_vec<__T, __N> &operator OPEQ(               \
+      __hipwb_vec<__T, __N> &__a, typename __hipwb_vec<__T, __N>::value_type __s) {                         \
+    _Pragma("unroll") for (unsigned __i = 0; __i < __N; ++__i) __a[__i] = __a[__i] OP __s;                        \
+    return __a;                                                                                   \
   }                                                                                             \
-  template <typename T, unsigned N>                                                             \
-  __attribute__((device, always_inline)) inline __hipwb_vec<T, N> operator OP(                  \
-      __hipwb_vec<T, N> a, const __hipwb_vec<T, N> &b) {                                        \
-    return a OPEQ b;                                                                            \
+  template <typename __T, unsigned __N>                                                             \
+  __host__ __device__ __attribute__((__always_inline__)) inline __hipwb_vec<__T, __N> operator OP(                  \
+      __hipwb_vec<__T, __N> __a, const __hipwb_vec<__T, __N> &__b) {                                        \
+    return __a OPEQ __b;                                                                            \
   }                                                                                             \
-  template <typename T, unsigned N>                                                             \
-  __attribute__((device, always_inline)) inline __hipwb_vec<T, N> operator OP(                  \
-      __hipwb_vec<T, N> a, typename __hipwb_vec<T, N>::value_type s) {                          \
-    return a OPEQ s;                                                                            \
+  template <typename __T, unsigned __N>                                                             \
+  __host__ __device__ __attribute__((__always_inline__)) inline __hipwb_vec<__T, __N> operator OP(                  \
+      __hipwb_vec<__T, __N> __a, typename __hipwb_vec<__T, __N>::value_type __s) {                          \
+    return __a OPEQ __s;                                                                            \
   }                                                                                             \
-  template <typename T, unsigned N>                                                             \
-  __attribute__((device, always_inline)) inline __hipwb_vec<T, N> operator OP(                  \
-      typename __hipwb_vec<T, N>::value_type s, const __hipwb_vec<T, N> &b) {                   \
-    __hipwb_vec<T, N> r;                                                                        \
-    _Pragma("unroll") for (unsigned i = 0; i < N; ++i) r[i] = s OP b[i];                        \
-    return r;                                                                                   \
+  template <typename __T, unsigned __N>                                                             \
+  __host__ __device__ __attribute__((__always_inline__)) inline __hipwb_vec<__T, __N> operator OP(                  \
+      typename __hipwb_vec<__T, __N>::value_type __s, const __hipwb_vec<__T, __N> &__b) {                   \
+    __hipwb_vec<__T, __N> __r;                                                                        \
+    _Pragma("unroll") for (unsigned __i = 0; __i < __N; ++__i) __r[__i] = __s OP __b[__i];                        \
+    return __r;                                                                                   \
   }
 
 __HIPWB_VEC_BINARY(+, +=)
@@ -103,55 +103,55 @@ __HIPWB_VEC_BINARY(<<, <<=)
 __HIPWB_VEC_BINARY(>>, >>=)
 #undef __HIPWB_VEC_BINARY
 
-template <typename T, unsigned N>
-__attribute__((device, always_inline)) inline __hipwb_vec<T, N> operator-(__hipwb_vec<T, N> a) {
+template <typename __T, unsigned __N>
+__host__ __device__ __attribute__((__always_inline__)) inline __hipwb_vec<__T, __N> operator-(__hipwb_vec<__T, __N> __a) {
 #pragma unroll
-  for (unsigned i = 0; i < N; ++i) a[i] = -a[i];
-  return a;
+  for (unsigned __i = 0; __i < __N; ++__i) __a[__i] = -__a[__i];
+  return __a;
 }
-template <typename T, unsigned N>
-__attribute__((device, always_inline)) inline __hipwb_vec<T, N> operator+(__hipwb_vec<T, N> a) {
-  return a;
+template <typename __T, unsigned __N>
+__host__ __device__ __attribute__((__always_inline__)) inline __hipwb_vec<__T, __N> operator+(__hipwb_vec<__T, __N> __a) {
+  return __a;
 }
-template <typename T, unsigned N>
-__attribute__((device, always_inline)) inline __hipwb_vec<T, N> operator~(__hipwb_vec<T, N> a) {
+template <typename __T, unsigned __N>
+__host__ __device__ __attribute__((__always_inline__)) inline __hipwb_vec<__T, __N> operator~(__hipwb_vec<__T, __N> __a) {
 #pragma unroll
-  for (unsigned i = 0; i < N; ++i) a[i] = ~a[i];
-  return a;
+  for (unsigned __i = 0; __i < __N; ++__i) __a[__i] = ~__a[__i];
+  return __a;
 }
 /* == / != compare all elements and give one bool. */
-template <typename T, unsigned N>
-__attribute__((device, always_inline)) inline bool operator==(const __hipwb_vec<T, N> &a,
-                                                              const __hipwb_vec<T, N> &b) {
-  bool eq = true;
+template <typename __T, unsigned __N>
+__host__ __device__ __attribute__((__always_inline__)) inline bool operator==(const __hipwb_vec<__T, __N> &__a,
+                                                              const __hipwb_vec<__T, __N> &__b) {
+  bool __eq = true;
 #pragma unroll
-  for (unsigned i = 0; i < N; ++i) eq = eq && a[i] == b[i];
-  return eq;
+  for (unsigned __i = 0; __i < __N; ++__i) __eq = __eq && __a[__i] == __b[__i];
+  return __eq;
 }
-template <typename T, unsigned N>
-__attribute__((device, always_inline)) inline bool operator!=(const __hipwb_vec<T, N> &a,
-                                                              const __hipwb_vec<T, N> &b) {
-  return !(a == b);
+template <typename __T, unsigned __N>
+__host__ __device__ __attribute__((__always_inline__)) inline bool operator!=(const __hipwb_vec<__T, __N> &__a,
+                                                              const __hipwb_vec<__T, __N> &__b) {
+  return !(__a == __b);
 }
 
 /* ---- the named types and make_* constructors ---- */
-#define __HIPWB_VEC_TYPES(NAME, T)                                                            \
-  typedef __hipwb_vec<T, 1> NAME##1;                                                          \
-  typedef __hipwb_vec<T, 2> NAME##2;                                                          \
-  typedef __hipwb_vec<T, 3> NAME##3;                                                          \
-  typedef __hipwb_vec<T, 4> NAME##4;                                                          \
-  static constexpr __attribute__((host, device)) inline NAME##1 make_##NAME##1(T x) {         \
+#define __HIPWB_VEC_TYPES(NAME, __T)                                                            \
+  typedef __hipwb_vec<__T, 1> NAME##1;                                                          \
+  typedef __hipwb_vec<__T, 2> NAME##2;                                                          \
+  typedef __hipwb_vec<__T, 3> NAME##3;                                                          \
+  typedef __hipwb_vec<__T, 4> NAME##4;                                                          \
+  static constexpr __host__ __device__ inline NAME##1 make_##NAME##1(__T x) {         \
     return NAME##1(x);                                                                        \
   }                                                                                           \
-  static constexpr __attribute__((host, device)) inline NAME##2 make_##NAME##2(T x, T y) {    \
+  static constexpr __host__ __device__ inline NAME##2 make_##NAME##2(__T x, __T y) {    \
     return NAME##2(x, y);                                                                     \
   }                                                                                           \
-  static constexpr __attribute__((host, device)) inline NAME##3 make_##NAME##3(T x, T y,      \
-                                                                               T z) {         \
+  static constexpr __host__ __device__ inline NAME##3 make_##NAME##3(__T x, __T y,      \
+                                                                               __T z) {         \
     return NAME##3(x, y, z);                                                                  \
   }                                                                                           \
-  static constexpr __attribute__((host, device)) inline NAME##4 make_##NAME##4(T x, T y, T z, \
-                                                                               T w) {         \
+  static constexpr __host__ __device__ inline NAME##4 make_##NAME##4(__T x, __T y, __T z, \
+                                                                               __T w) {         \
     return NAME##4(x, y, z, w);                                                               \
   }
 
@@ -168,6 +168,11 @@ __HIPWB_VEC_TYPES(ulonglong, unsigned long long)
 __HIPWB_VEC_TYPES(float, float)
 __HIPWB_VEC_TYPES(double, double)
 #undef __HIPWB_VEC_TYPES
+
+/* ROCm's name for the class template behind the vector types (amd_hip_vector_types.h:
+ * `typedef HIP_vector_type<float, 4> float4`): code that spells HIP_vector_type<float, 4> gets
+ * the same type as float4. An alias here, so the types keep the prelude's layout above. */
+template <typename __T, unsigned int __N> using HIP_vector_type = __hipwb_vec<__T, __N>;
 
 static_assert(sizeof(float4) == 16 && alignof(float4) == 16, "float4 must be 16-byte aligned");
 static_assert(sizeof(float3) == 12 && alignof(float3) == 4, "float3 is three packed floats");

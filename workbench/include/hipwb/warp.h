@@ -69,107 +69,107 @@
 #include "shuffle_lanes.h"
 
 __HIPWB_FN_INLINE unsigned int __lane_id() {
-  unsigned int lo = __builtin_amdgcn_mbcnt_lo(~0u, 0u);
+  unsigned int __lo = __builtin_amdgcn_mbcnt_lo(~0u, 0u);
 #if __AMDGCN_WAVEFRONT_SIZE__ == 32
-  return lo;
+  return __lo;
 #else
-  return __builtin_amdgcn_mbcnt_hi(~0u, lo);
+  return __builtin_amdgcn_mbcnt_hi(~0u, __lo);
 #endif
 }
 
-__HIPWB_FN_INLINE unsigned long long __ballot(int predicate) {
-  return __builtin_amdgcn_ballot_w64(predicate != 0);
+__HIPWB_FN_INLINE unsigned long long __ballot(int __predicate) {
+  return __builtin_amdgcn_ballot_w64(__predicate != 0);
 }
 __HIPWB_FN_INLINE unsigned long long __activemask() { return __ballot(1); }
-__HIPWB_FN_INLINE int __any(int predicate) { return __ballot(predicate) != 0; }
-__HIPWB_FN_INLINE int __all(int predicate) { return __ballot(predicate) == __ballot(1); }
+__HIPWB_FN_INLINE int __any(int __predicate) { return __ballot(__predicate) != 0; }
+__HIPWB_FN_INLINE int __all(int __predicate) { return __ballot(__predicate) == __ballot(1); }
 
 /* Moves any trivially copyable value from lane `src` as ceil(sizeof(T)/4) dword permutes. */
-template <typename T>
-__attribute__((device, always_inline)) inline T __hipwb_permute(T value, int src) {
-  static_assert(__is_trivially_copyable(T), "__shfl needs a trivially copyable type");
-  constexpr int words = (int)((sizeof(T) + 3) / 4);
-  int buf[words] = {};
-  __builtin_memcpy(buf, &value, sizeof(T));
+template <typename __T>
+__device__ __attribute__((__always_inline__)) inline __T __hipwb_permute(__T __value, int __src) {
+  static_assert(__is_trivially_copyable(__T), "__shfl needs a trivially copyable type");
+  constexpr int __words = (int)((sizeof(__T) + 3) / 4);
+  int __buf[__words] = {};
+  __builtin_memcpy(__buf, &__value, sizeof(__T));
 #pragma unroll
-  for (int i = 0; i < words; ++i) buf[i] = __builtin_amdgcn_ds_bpermute(src << 2, buf[i]);
-  T out;
-  __builtin_memcpy(&out, buf, sizeof(T));
-  return out;
+  for (int __i = 0; __i < __words; ++__i) __buf[__i] = __builtin_amdgcn_ds_bpermute(__src << 2, __buf[__i]);
+  __T __out;
+  __builtin_memcpy(&__out, __buf, sizeof(__T));
+  return __out;
 }
 
-template <typename T>
-__attribute__((device, always_inline)) inline T __shfl(T var, int src_lane, int width = warpSize) {
-  return __hipwb_permute(var, __hipwb_shfl_src_idx((int)__lane_id(), src_lane, width));
+template <typename __T>
+__device__ __attribute__((__always_inline__)) inline __T __shfl(__T __var, int __src_lane, int __width = warpSize) {
+  return __hipwb_permute(__var, __hipwb_shfl_src_idx((int)__lane_id(), __src_lane, __width));
 }
-template <typename T>
-__attribute__((device, always_inline)) inline T __shfl_up(T var, unsigned int lane_delta,
-                                                          int width = warpSize) {
-  return __hipwb_permute(var, __hipwb_shfl_src_up((int)__lane_id(), lane_delta, width));
+template <typename __T>
+__device__ __attribute__((__always_inline__)) inline __T __shfl_up(__T __var, unsigned int __lane_delta,
+                                                          int __width = warpSize) {
+  return __hipwb_permute(__var, __hipwb_shfl_src_up((int)__lane_id(), __lane_delta, __width));
 }
-template <typename T>
-__attribute__((device, always_inline)) inline T __shfl_down(T var, unsigned int lane_delta,
-                                                            int width = warpSize) {
-  return __hipwb_permute(var, __hipwb_shfl_src_down((int)__lane_id(), lane_delta, width));
+template <typename __T>
+__device__ __attribute__((__always_inline__)) inline __T __shfl_down(__T __var, unsigned int __lane_delta,
+                                                            int __width = warpSize) {
+  return __hipwb_permute(__var, __hipwb_shfl_src_down((int)__lane_id(), __lane_delta, __width));
 }
-template <typename T>
-__attribute__((device, always_inline)) inline T __shfl_xor(T var, int lane_mask,
-                                                           int width = warpSize) {
-  return __hipwb_permute(var, __hipwb_shfl_src_xor((int)__lane_id(), lane_mask, width));
+template <typename __T>
+__device__ __attribute__((__always_inline__)) inline __T __shfl_xor(__T __var, int __lane_mask,
+                                                           int __width = warpSize) {
+  return __hipwb_permute(__var, __hipwb_shfl_src_xor((int)__lane_id(), __lane_mask, __width));
 }
 
 /* The mask of a *_sync call as 64 bits: a compile-time error for anything but a 64-bit integer
  * (HIP's static_assert), upper half dropped in wave32 (HIP's __hip_prepare_sync_mask). */
-template <typename MaskT>
-__attribute__((device, always_inline)) inline unsigned long long __hipwb_sync_mask(MaskT mask) {
-  static_assert(__is_integral(MaskT) && sizeof(MaskT) == 8,
+template <typename __MaskT>
+__device__ __attribute__((__always_inline__)) inline unsigned long long __hipwb_sync_mask(__MaskT __mask) {
+  static_assert(__is_integral(__MaskT) && sizeof(__MaskT) == 8,
                 "The mask of a HIP *_sync function must be a 64-bit integer (unsigned long long, "
                 "e.g. ~0ull or __activemask()), as in HIP: a 32-bit mask such as 0xffffffff "
                 "would leave out lanes 32-63 of a wave64.");
   /* __builtin_amdgcn_wavefrontsize(): a constant the backend folds (clang >= 21 no longer
    * predefines __AMDGCN_WAVEFRONT_SIZE__) */
-  unsigned long long m = (unsigned long long)mask;
-  return __builtin_amdgcn_wavefrontsize() == 32 ? m & 0xffffffffull : m;
+  unsigned long long __m = (unsigned long long)__mask;
+  return __builtin_amdgcn_wavefrontsize() == 32 ? __m & 0xffffffffull : __m;
 }
 
-template <typename MaskT, typename T>
-__attribute__((device, always_inline)) inline T __shfl_sync(MaskT mask, T var, int src_lane,
-                                                            int width = warpSize) {
-  (void)__hipwb_sync_mask(mask);
-  return __shfl(var, src_lane, width);
+template <typename __MaskT, typename __T>
+__device__ __attribute__((__always_inline__)) inline __T __shfl_sync(__MaskT __mask, __T __var, int __src_lane,
+                                                            int __width = warpSize) {
+  (void)__hipwb_sync_mask(__mask);
+  return __shfl(__var, __src_lane, __width);
 }
-template <typename MaskT, typename T>
-__attribute__((device, always_inline)) inline T __shfl_up_sync(MaskT mask, T var,
-                                                               unsigned int delta,
-                                                               int width = warpSize) {
-  (void)__hipwb_sync_mask(mask);
-  return __shfl_up(var, delta, width);
+template <typename __MaskT, typename __T>
+__device__ __attribute__((__always_inline__)) inline __T __shfl_up_sync(__MaskT __mask, __T __var,
+                                                               unsigned int __delta,
+                                                               int __width = warpSize) {
+  (void)__hipwb_sync_mask(__mask);
+  return __shfl_up(__var, __delta, __width);
 }
-template <typename MaskT, typename T>
-__attribute__((device, always_inline)) inline T __shfl_down_sync(MaskT mask, T var,
-                                                                 unsigned int delta,
-                                                                 int width = warpSize) {
-  (void)__hipwb_sync_mask(mask);
-  return __shfl_down(var, delta, width);
+template <typename __MaskT, typename __T>
+__device__ __attribute__((__always_inline__)) inline __T __shfl_down_sync(__MaskT __mask, __T __var,
+                                                                 unsigned int __delta,
+                                                                 int __width = warpSize) {
+  (void)__hipwb_sync_mask(__mask);
+  return __shfl_down(__var, __delta, __width);
 }
-template <typename MaskT, typename T>
-__attribute__((device, always_inline)) inline T __shfl_xor_sync(MaskT mask, T var, int lane_mask,
-                                                                int width = warpSize) {
-  (void)__hipwb_sync_mask(mask);
-  return __shfl_xor(var, lane_mask, width);
+template <typename __MaskT, typename __T>
+__device__ __attribute__((__always_inline__)) inline __T __shfl_xor_sync(__MaskT __mask, __T __var, int __lane_mask,
+                                                                int __width = warpSize) {
+  (void)__hipwb_sync_mask(__mask);
+  return __shfl_xor(__var, __lane_mask, __width);
 }
-template <typename MaskT>
-__attribute__((device, always_inline)) inline unsigned long long __ballot_sync(MaskT mask,
-                                                                               int predicate) {
-  return __ballot(predicate) & __hipwb_sync_mask(mask);
+template <typename __MaskT>
+__device__ __attribute__((__always_inline__)) inline unsigned long long __ballot_sync(__MaskT __mask,
+                                                                               int __predicate) {
+  return __ballot(__predicate) & __hipwb_sync_mask(__mask);
 }
-template <typename MaskT>
-__attribute__((device, always_inline)) inline int __any_sync(MaskT mask, int predicate) {
-  return __ballot_sync(mask, predicate) != 0;
+template <typename __MaskT>
+__device__ __attribute__((__always_inline__)) inline int __any_sync(__MaskT __mask, int __predicate) {
+  return __ballot_sync(__mask, __predicate) != 0;
 }
-template <typename MaskT>
-__attribute__((device, always_inline)) inline int __all_sync(MaskT mask, int predicate) {
-  return __ballot_sync(mask, predicate) == (__activemask() & __hipwb_sync_mask(mask));
+template <typename __MaskT>
+__device__ __attribute__((__always_inline__)) inline int __all_sync(__MaskT __mask, int __predicate) {
+  return __ballot_sync(__mask, __predicate) == (__activemask() & __hipwb_sync_mask(__mask));
 }
 
 /* ---- lane masks (HIP's amd_device_functions.h: uint64_t, positional mask & active lanes) ---- */
@@ -187,202 +187,202 @@ __HIPWB_FN_INLINE uint64_t __lanemask_eq() { return 1ull << __lane_id(); }
 /* ---- warp-sync reductions and matches (mask rule: see the top of this file) ---- */
 
 /* A wave-uniform 32-bit value of lane `lane` (v_readlane_b32 with a scalar lane index). */
-__HIPWB_FN_INLINE unsigned int __hipwb_lane_u32(unsigned int v, unsigned int lane) {
-  return (unsigned int)__builtin_amdgcn_readlane((int)v, (int)lane);
+__HIPWB_FN_INLINE unsigned int __hipwb_lane_u32(unsigned int __v, unsigned int __lane) {
+  return (unsigned int)__builtin_amdgcn_readlane((int)__v, (int)__lane);
 }
 /* Bits of any 4- or 8-byte value as 64 bits (the upper half 0 for 4 bytes). */
-template <typename T>
-__attribute__((device, always_inline)) inline unsigned long long __hipwb_bits64(T v) {
-  if constexpr (sizeof(T) == 4) {
-    unsigned int b;
-    __builtin_memcpy(&b, &v, 4);
-    return b;
+template <typename __T>
+__device__ __attribute__((__always_inline__)) inline unsigned long long __hipwb_bits64(__T __v) {
+  if constexpr (sizeof(__T) == 4) {
+    unsigned int __b;
+    __builtin_memcpy(&__b, &__v, 4);
+    return __b;
   } else {
-    unsigned long long b;
-    __builtin_memcpy(&b, &v, 8);
-    return b;
+    unsigned long long __b;
+    __builtin_memcpy(&__b, &__v, 8);
+    return __b;
   }
 }
-template <typename T>
-__attribute__((device, always_inline)) inline T __hipwb_from_bits64(unsigned long long b) {
-  T v;
-  if constexpr (sizeof(T) == 4) {
-    unsigned int w = (unsigned int)b;
-    __builtin_memcpy(&v, &w, 4);
+template <typename __T>
+__device__ __attribute__((__always_inline__)) inline __T __hipwb_from_bits64(unsigned long long __b) {
+  __T __v;
+  if constexpr (sizeof(__T) == 4) {
+    unsigned int __w = (unsigned int)__b;
+    __builtin_memcpy(&__v, &__w, 4);
   } else {
-    __builtin_memcpy(&v, &b, 8);
+    __builtin_memcpy(&__v, &__b, 8);
   }
-  return v;
+  return __v;
 }
 /* Lane `lane`'s value of a 4- or 8-byte T, as 32-bit readlanes. */
-template <typename T>
-__attribute__((device, always_inline)) inline T __hipwb_lane_value(T v, unsigned int lane) {
-  unsigned long long b = __hipwb_bits64(v);
-  unsigned long long lo = __hipwb_lane_u32((unsigned int)b, lane);
-  if constexpr (sizeof(T) == 8)
-    lo |= (unsigned long long)__hipwb_lane_u32((unsigned int)(b >> 32), lane) << 32;
-  return __hipwb_from_bits64<T>(lo);
+template <typename __T>
+__device__ __attribute__((__always_inline__)) inline __T __hipwb_lane_value(__T __v, unsigned int __lane) {
+  unsigned long long __b = __hipwb_bits64(__v);
+  unsigned long long __lo = __hipwb_lane_u32((unsigned int)__b, __lane);
+  if constexpr (sizeof(__T) == 8)
+    __lo |= (unsigned long long)__hipwb_lane_u32((unsigned int)(__b >> 32), __lane) << 32;
+  return __hipwb_from_bits64<__T>(__lo);
 }
 /* __match_*'s equality: == (HIP's), or the same bits (so that a NaN matches itself). */
-template <typename T>
-__attribute__((device, always_inline)) inline bool __hipwb_match_eq(T a, T b) {
-  return a == b || __hipwb_bits64(a) == __hipwb_bits64(b);
+template <typename __T>
+__device__ __attribute__((__always_inline__)) inline bool __hipwb_match_eq(__T __a, __T __b) {
+  return __a == __b || __hipwb_bits64(__a) == __hipwb_bits64(__b);
 }
 
 /* The mask check HIP makes (unless NDEBUG): the mask is not 0 and names exactly the lanes that
  * call with it (`lanes`: EXEC while the group of that mask value runs). A failure is a
  * device-side assertion (hipwb/printf.h) naming the warp-sync function. */
-__HIPWB_FN_INLINE void __hipwb_sync_mask_check(unsigned long long mask, unsigned long long lanes,
-                                                const char *fn) {
+__HIPWB_FN_INLINE void __hipwb_sync_mask_check(unsigned long long __mask, unsigned long long __lanes,
+                                                const char *__fn) {
 #if defined(NDEBUG)
-  (void)mask, (void)lanes, (void)fn;
+  (void)__mask, (void)__lanes, (void)__fn;
 #else
-  if (mask == 0 || mask != lanes)
+  if (__mask == 0 || __mask != __lanes)
     __assert_fail("mask == the lanes calling with it (HIP's rule: no inactive lane, no lane "
                   "calling with another mask, not 0)",
-                  "hipwb/warp.h", __LINE__, fn);
+                  "hipwb/warp.h", __LINE__, __fn);
 #endif
 }
 
 /* Runs body(group) once per distinct mask value among the calling lanes, with EXEC = the lanes
  * holding that value (`group`, wave-uniform inside body). */
-template <typename Body>
-__attribute__((device, always_inline)) inline void __hipwb_sync_groups(unsigned long long mask,
-                                                                       const char *fn,
-                                                                       Body body) {
-  bool done = false;
-  while (__ballot(!done) != 0) {
-    if (!done) {
-      unsigned long long chosen =
-          (unsigned long long)(unsigned int)__builtin_amdgcn_readfirstlane((int)mask) |
-          (unsigned long long)(unsigned int)__builtin_amdgcn_readfirstlane((int)(mask >> 32))
+template <typename __Body>
+__device__ __attribute__((__always_inline__)) inline void __hipwb_sync_groups(unsigned long long __mask,
+                                                                       const char *__fn,
+                                                                       __Body __body) {
+  bool __done = false;
+  while (__ballot(!__done) != 0) {
+    if (!__done) {
+      unsigned long long __chosen =
+          (unsigned long long)(unsigned int)__builtin_amdgcn_readfirstlane((int)__mask) |
+          (unsigned long long)(unsigned int)__builtin_amdgcn_readfirstlane((int)(__mask >> 32))
               << 32;
-      if (mask == chosen) {
-        __hipwb_sync_mask_check(chosen, __activemask(), fn);
-        body(chosen);
-        done = true;
+      if (__mask == __chosen) {
+        __hipwb_sync_mask_check(__chosen, __activemask(), __fn);
+        __body(__chosen);
+        __done = true;
       }
     }
   }
 }
 
 /* op over the values of the lanes of `group` (all active here), in lane order. */
-template <typename T, typename Op>
-__attribute__((device, always_inline)) inline T __hipwb_group_reduce(unsigned long long group,
-                                                                     T v, Op op) {
-  unsigned long long rest = group;
-  unsigned int lane = (unsigned int)__builtin_ctzll(rest);
-  T acc = __hipwb_lane_value(v, lane);
-  rest &= rest - 1;
-  while (rest != 0) {
-    lane = (unsigned int)__builtin_ctzll(rest);
-    acc = op(acc, __hipwb_lane_value(v, lane));
-    rest &= rest - 1;
+template <typename __T, typename __Op>
+__device__ __attribute__((__always_inline__)) inline __T __hipwb_group_reduce(unsigned long long __group,
+                                                                     __T __v, __Op __op) {
+  unsigned long long __rest = __group;
+  unsigned int __lane = (unsigned int)__builtin_ctzll(__rest);
+  __T __acc = __hipwb_lane_value(__v, __lane);
+  __rest &= __rest - 1;
+  while (__rest != 0) {
+    __lane = (unsigned int)__builtin_ctzll(__rest);
+    __acc = __op(__acc, __hipwb_lane_value(__v, __lane));
+    __rest &= __rest - 1;
   }
-  return acc;
+  return __acc;
 }
 
-template <typename MaskT, typename T, typename Op>
-__attribute__((device, always_inline)) inline T __hipwb_reduce_sync(MaskT mask, T v, Op op,
-                                                                    const char *fn) {
-  unsigned long long m = __hipwb_sync_mask(mask);
-  T result = v;
-  __hipwb_sync_groups(m, fn, [&](unsigned long long group) {
-    result = __hipwb_group_reduce(group, v, op);
+template <typename __MaskT, typename __T, typename __Op>
+__device__ __attribute__((__always_inline__)) inline __T __hipwb_reduce_sync(__MaskT __mask, __T __v, __Op __op,
+                                                                    const char *__fn) {
+  unsigned long long __m = __hipwb_sync_mask(__mask);
+  __T __result = __v;
+  __hipwb_sync_groups(__m, __fn, [&](unsigned long long __group) {
+    __result = __hipwb_group_reduce(__group, __v, __op);
   });
-  return result;
+  return __result;
 }
 
 #define __HIPWB_REDUCE_SYNC(NAME, TYPE, EXPR)                                                     \
-  template <typename MaskT>                                                                       \
-  __attribute__((device, always_inline)) inline TYPE NAME(MaskT mask, TYPE val) {                 \
+  template <typename __MaskT>                                                                       \
+  __device__ __attribute__((__always_inline__)) inline TYPE NAME(__MaskT __mask, TYPE __val) {                 \
     return __hipwb_reduce_sync(                                                                   \
-        mask, val, [](TYPE a, TYPE b) -> TYPE { return EXPR; }, #NAME);                           \
+        __mask, __val, [](TYPE __a, TYPE __b) -> TYPE { return EXPR; }, #NAME);                           \
   }
-__HIPWB_REDUCE_SYNC(__reduce_add_sync, int, (int)((unsigned int)a + (unsigned int)b))
-__HIPWB_REDUCE_SYNC(__reduce_add_sync, unsigned int, a + b)
-__HIPWB_REDUCE_SYNC(__reduce_min_sync, int, b < a ? b : a)
-__HIPWB_REDUCE_SYNC(__reduce_min_sync, unsigned int, b < a ? b : a)
-__HIPWB_REDUCE_SYNC(__reduce_max_sync, int, a < b ? b : a)
-__HIPWB_REDUCE_SYNC(__reduce_max_sync, unsigned int, a < b ? b : a)
-__HIPWB_REDUCE_SYNC(__reduce_and_sync, unsigned int, a & b)
-__HIPWB_REDUCE_SYNC(__reduce_or_sync, unsigned int, a | b)
-__HIPWB_REDUCE_SYNC(__reduce_xor_sync, unsigned int, a ^ b)
+__HIPWB_REDUCE_SYNC(__reduce_add_sync, int, (int)((unsigned int)__a + (unsigned int)__b))
+__HIPWB_REDUCE_SYNC(__reduce_add_sync, unsigned int, __a + __b)
+__HIPWB_REDUCE_SYNC(__reduce_min_sync, int, __b < __a ? __b : __a)
+__HIPWB_REDUCE_SYNC(__reduce_min_sync, unsigned int, __b < __a ? __b : __a)
+__HIPWB_REDUCE_SYNC(__reduce_max_sync, int, __a < __b ? __b : __a)
+__HIPWB_REDUCE_SYNC(__reduce_max_sync, unsigned int, __a < __b ? __b : __a)
+__HIPWB_REDUCE_SYNC(__reduce_and_sync, unsigned int, __a & __b)
+__HIPWB_REDUCE_SYNC(__reduce_or_sync, unsigned int, __a | __b)
+__HIPWB_REDUCE_SYNC(__reduce_xor_sync, unsigned int, __a ^ __b)
 #if defined(HIP_ENABLE_EXTRA_WARP_SYNC_TYPES)
 /* HIP's opt-in types (amd_warp_sync_functions.h, under the same macro). Floating-point sums are
  * taken in lane order here (HIP's tree may round differently). */
-__HIPWB_REDUCE_SYNC(__reduce_add_sync, long long, (long long)((unsigned long long)a + b))
-__HIPWB_REDUCE_SYNC(__reduce_add_sync, unsigned long long, a + b)
-__HIPWB_REDUCE_SYNC(__reduce_add_sync, float, a + b)
-__HIPWB_REDUCE_SYNC(__reduce_add_sync, double, a + b)
-__HIPWB_REDUCE_SYNC(__reduce_min_sync, long long, b < a ? b : a)
-__HIPWB_REDUCE_SYNC(__reduce_min_sync, unsigned long long, b < a ? b : a)
-__HIPWB_REDUCE_SYNC(__reduce_min_sync, float, b < a ? b : a)
-__HIPWB_REDUCE_SYNC(__reduce_min_sync, double, b < a ? b : a)
-__HIPWB_REDUCE_SYNC(__reduce_max_sync, long long, a < b ? b : a)
-__HIPWB_REDUCE_SYNC(__reduce_max_sync, unsigned long long, a < b ? b : a)
-__HIPWB_REDUCE_SYNC(__reduce_max_sync, float, a < b ? b : a)
-__HIPWB_REDUCE_SYNC(__reduce_max_sync, double, a < b ? b : a)
-__HIPWB_REDUCE_SYNC(__reduce_and_sync, int, a & b)
-__HIPWB_REDUCE_SYNC(__reduce_and_sync, long long, a & b)
-__HIPWB_REDUCE_SYNC(__reduce_and_sync, unsigned long long, a & b)
-__HIPWB_REDUCE_SYNC(__reduce_or_sync, int, a | b)
-__HIPWB_REDUCE_SYNC(__reduce_or_sync, long long, a | b)
-__HIPWB_REDUCE_SYNC(__reduce_or_sync, unsigned long long, a | b)
-__HIPWB_REDUCE_SYNC(__reduce_xor_sync, int, a ^ b)
-__HIPWB_REDUCE_SYNC(__reduce_xor_sync, long long, a ^ b)
-__HIPWB_REDUCE_SYNC(__reduce_xor_sync, unsigned long long, a ^ b)
+__HIPWB_REDUCE_SYNC(__reduce_add_sync, long long, (long long)((unsigned long long)__a + __b))
+__HIPWB_REDUCE_SYNC(__reduce_add_sync, unsigned long long, __a + __b)
+__HIPWB_REDUCE_SYNC(__reduce_add_sync, float, __a + __b)
+__HIPWB_REDUCE_SYNC(__reduce_add_sync, double, __a + __b)
+__HIPWB_REDUCE_SYNC(__reduce_min_sync, long long, __b < __a ? __b : __a)
+__HIPWB_REDUCE_SYNC(__reduce_min_sync, unsigned long long, __b < __a ? __b : __a)
+__HIPWB_REDUCE_SYNC(__reduce_min_sync, float, __b < __a ? __b : __a)
+__HIPWB_REDUCE_SYNC(__reduce_min_sync, double, __b < __a ? __b : __a)
+__HIPWB_REDUCE_SYNC(__reduce_max_sync, long long, __a < __b ? __b : __a)
+__HIPWB_REDUCE_SYNC(__reduce_max_sync, unsigned long long, __a < __b ? __b : __a)
+__HIPWB_REDUCE_SYNC(__reduce_max_sync, float, __a < __b ? __b : __a)
+__HIPWB_REDUCE_SYNC(__reduce_max_sync, double, __a < __b ? __b : __a)
+__HIPWB_REDUCE_SYNC(__reduce_and_sync, int, __a & __b)
+__HIPWB_REDUCE_SYNC(__reduce_and_sync, long long, __a & __b)
+__HIPWB_REDUCE_SYNC(__reduce_and_sync, unsigned long long, __a & __b)
+__HIPWB_REDUCE_SYNC(__reduce_or_sync, int, __a | __b)
+__HIPWB_REDUCE_SYNC(__reduce_or_sync, long long, __a | __b)
+__HIPWB_REDUCE_SYNC(__reduce_or_sync, unsigned long long, __a | __b)
+__HIPWB_REDUCE_SYNC(__reduce_xor_sync, int, __a ^ __b)
+__HIPWB_REDUCE_SYNC(__reduce_xor_sync, long long, __a ^ __b)
+__HIPWB_REDUCE_SYNC(__reduce_xor_sync, unsigned long long, __a ^ __b)
 #endif
 #undef __HIPWB_REDUCE_SYNC
 
-template <typename T>
-__attribute__((device, always_inline)) inline void __hipwb_match_type_check() {
-  static_assert((__is_integral(T) || __is_floating_point(T)) && (sizeof(T) == 4 || sizeof(T) == 8),
+template <typename __T>
+__device__ __attribute__((__always_inline__)) inline void __hipwb_match_type_check() {
+  static_assert((__is_integral(__T) || __is_floating_point(__T)) && (sizeof(__T) == 4 || sizeof(__T) == 8),
                 "__match_any_sync/__match_all_sync take int, unsigned int, long, unsigned long, "
                 "long long, unsigned long long, float or double (as in HIP)");
 }
 
-template <typename MaskT, typename T>
-__attribute__((device, always_inline)) inline unsigned long long __match_any_sync(MaskT mask,
-                                                                                  T value) {
-  __hipwb_match_type_check<T>();
-  unsigned long long m = __hipwb_sync_mask(mask), result = 0;
-  __hipwb_sync_groups(m, "__match_any_sync", [&](unsigned long long group) {
+template <typename __MaskT, typename __T>
+__device__ __attribute__((__always_inline__)) inline unsigned long long __match_any_sync(__MaskT __mask,
+                                                                                  __T __value) {
+  __hipwb_match_type_check<__T>();
+  unsigned long long __m = __hipwb_sync_mask(__mask), __result = 0;
+  __hipwb_sync_groups(__m, "__match_any_sync", [&](unsigned long long __group) {
     /* one round per distinct value: the first unserved lane's value and all lanes equal to it */
-    unsigned long long rest = group & __activemask(); /* (only differs with NDEBUG and a bad mask) */
-    while (rest != 0) {
-      T first = __hipwb_lane_value(value, (unsigned int)__builtin_ctzll(rest));
-      bool same = __hipwb_match_eq(value, first);
-      unsigned long long peers = __ballot(same);
-      if (same) result = peers;
-      rest &= ~peers;
+    unsigned long long __rest = __group & __activemask(); /* (only differs with NDEBUG and a bad mask) */
+    while (__rest != 0) {
+      __T __first = __hipwb_lane_value(__value, (unsigned int)__builtin_ctzll(__rest));
+      bool __same = __hipwb_match_eq(__value, __first);
+      unsigned long long __peers = __ballot(__same);
+      if (__same) __result = __peers;
+      __rest &= ~__peers;
     }
   });
-  return result;
+  return __result;
 }
 
-template <typename MaskT, typename T>
-__attribute__((device, always_inline)) inline unsigned long long __match_all_sync(MaskT mask,
-                                                                                  T value,
-                                                                                  int *pred) {
-  __hipwb_match_type_check<T>();
-  unsigned long long m = __hipwb_sync_mask(mask), result = 0;
-  __hipwb_sync_groups(m, "__match_all_sync", [&](unsigned long long group) {
-    T first = __hipwb_lane_value(value, (unsigned int)__builtin_ctzll(group));
-    result = __ballot(__hipwb_match_eq(value, first)) == group ? group : 0ull;
+template <typename __MaskT, typename __T>
+__device__ __attribute__((__always_inline__)) inline unsigned long long __match_all_sync(__MaskT __mask,
+                                                                                  __T __value,
+                                                                                  int *__pred) {
+  __hipwb_match_type_check<__T>();
+  unsigned long long __m = __hipwb_sync_mask(__mask), __result = 0;
+  __hipwb_sync_groups(__m, "__match_all_sync", [&](unsigned long long __group) {
+    __T __first = __hipwb_lane_value(__value, (unsigned int)__builtin_ctzll(__group));
+    __result = __ballot(__hipwb_match_eq(__value, __first)) == __group ? __group : 0ull;
   });
-  *pred = result != 0;
-  return result;
+  *__pred = __result != 0;
+  return __result;
 }
 
 /* HIP's mask-less forms: the lanes running here are the mask. */
-template <typename T>
-__attribute__((device, always_inline)) inline unsigned long long __match_any(T value) {
-  return __match_any_sync(__activemask(), value);
+template <typename __T>
+__device__ __attribute__((__always_inline__)) inline unsigned long long __match_any(__T __value) {
+  return __match_any_sync(__activemask(), __value);
 }
-template <typename T>
-__attribute__((device, always_inline)) inline unsigned long long __match_all(T value, int *pred) {
-  return __match_all_sync(__activemask(), value, pred);
+template <typename __T>
+__device__ __attribute__((__always_inline__)) inline unsigned long long __match_all(__T __value, int *__pred) {
+  return __match_all_sync(__activemask(), __value, __pred);
 }
 
 #endif /* HIPWB_WARP_H */

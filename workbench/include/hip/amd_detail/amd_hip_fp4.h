@@ -1,0 +1,6 @@
+/* hip/amd_detail/amd_hip_fp4.h — the path of ROCm's implementation header, for code that includes it
+ * directly: the fp4 types (hipwb/fp4_fp6.h), through hip/hip_fp4.h. */
+#ifndef HIPWB_HIP_AMD_DETAIL_AMD_HIP_FP4_H
+#define HIPWB_HIP_AMD_DETAIL_AMD_HIP_FP4_H
+#include "../hip_fp4.h"
+#endif
