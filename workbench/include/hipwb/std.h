@@ -60,7 +60,7 @@ __device__ static inline void *memset(void *__d, int __c, size_t __n) {
  * <tuple>; clang's HIP wrapper: <algorithm>, <complex>, <new>). Through <complex> libstdc++ also
  * brings <sstream>, <string> and the stream classes, which pasted host code uses without
  * including them (std::string, std::ostringstream). <complex> is the expensive one: with it a
- * trivial kernel compiles in about 1.6x the CPU time (docs/prelude.md); -DHIPWB_NO_HOST_STD
+ * trivial kernel compiles in about 1.9x the CPU time (docs/prelude.md); -DHIPWB_NO_HOST_STD
  * leaves it out (host code then includes <string> itself). std::complex is usable in host code
  * only (ROCm's clang wrapper also makes it a device type; the prelude does not). */
 #if __has_include(<cstddef>)
