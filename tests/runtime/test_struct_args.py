@@ -22,9 +22,10 @@ from gpu.nvidia import needs_nvidia_gpu
 
 import workbench as wb
 from workbench.runtime import Kernel, LaunchError
-from workbench.runtime.args import bind_args, struct_layout, struct_type
+from workbench.runtime.args import bind_args
 from workbench.runtime.marshal import pack_explicit, pack_kernargs
 from workbench.runtime.rocm import RocmDevice
+from workbench.runtime.structs import struct_layout, struct_type
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCE = (ROOT / "kernels" / "portable" / "struct_args.hip").read_text()
@@ -240,7 +241,8 @@ def test_struct_type_with_typedefs_namespaces_vectors_and_arrays():
         ("s", 56)]
     x = np.arange(64, dtype=np.float32)
     y = np.zeros(64, np.float32)
-    m.k[1, 64](A(x=x, y=y, n=64, alpha=2.0, d=(1, 0), c=[0, 0, 3], v=(0, 4), s=5))
+    m.k.on("emulator:gfx950")[1, 64](A(x=x, y=y, n=64, alpha=2.0, d=(1, 0), c=[0, 0, 3],
+                                       v=(0, 4), s=5))
     np.testing.assert_array_equal(y, 2 * x + 13)
 
 
