@@ -15,6 +15,8 @@ Compile and launch
     set_guard(False)                 turn off the launch guard (GPU launches are first checked
         on the emulator's boundary workgroups; kernel[...](..., guard=False) for one launch)
     bench(kernel, grid, block, *args) time a launch; Kernel, LaunchResult, Trace
+    struct_type(kernel) -> a dataclass of a by-value struct argument (fields that are device
+        pointers take arrays), laid out by clang; kernel[...](Args(x, y, n, 2.0))
     KernelFault, LaunchError, CompileError, ToolchainError: the errors, each naming the fix
 
 Inspect
@@ -68,6 +70,7 @@ _LAZY = {
     "set_guard": "workbench.runtime.guard:set_guard",
     "get_device": "workbench.runtime.devices:get_device",
     "bench": "workbench.runtime.bench:bench",
+    "struct_type": "workbench.runtime.structs:struct_type",
     "KernelFault": "workbench.errors:KernelFault",
     "LaunchError": "workbench.errors:LaunchError",
     "Trace": "workbench.emu.observers.trace:Trace",
