@@ -84,3 +84,26 @@ def test_without_a_symbolizer_the_listing_is_as_before(monkeypatch, tmp_path):
 
     assert inline_sites(str(tmp_path / "llvm-symbolizer"), tmp_path / "x", [0x100],
                         lambda f: True) == {}
+
+
+def test_a_code_object_read_where_there_is_no_llvm(mod, monkeypatch):
+    """A Module carried (pickled, with its listing) to a machine without LLVM — the GPU side of
+    the launch guard — still gives its listing: header code then has no calling line."""
+    import copy
+    import pickle
+
+    from workbench import toolchain
+
+    co = mod["gfx942"]
+    co.disassembly()
+    carried = pickle.loads(pickle.dumps(copy.copy(co)))
+    carried._site_memo = {}
+
+    def no_llvm(*a, **k):
+        raise toolchain.ToolchainError("No usable LLVM toolchain (test: none on this machine)")
+
+    monkeypatch.setattr(toolchain, "find_toolchain", no_llvm)
+    lst = carried.listing("k")
+    assert len(lst) == len(mod.isa("k"))
+    assert all(i.header is None for i in lst)
+    assert any(i.source_line is None and i.source_file == "tile.h" for i in lst)

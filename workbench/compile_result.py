@@ -140,8 +140,11 @@ class CodeObject:
 
         todo = [a for a in addrs if a not in self._site_memo]
         if todo:
-            tc = _tc.find_toolchain()
             self._site_memo.update(dict.fromkeys(todo))
+            try:
+                tc = _tc.find_toolchain()
+            except _tc.ToolchainError:  # a code object carried to a machine without LLVM (the
+                return {}  # GPU side of a launch guard): the listing keeps innermost files only
             self._site_memo.update(inline_sites(tc.tool("llvm-symbolizer"), self.intact_path(),
                                                 todo, lambda f: is_user_file(f, None)))
         return {a: self._site_memo[a] for a in addrs if self._site_memo.get(a) is not None}

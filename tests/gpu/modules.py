@@ -38,6 +38,7 @@ def specs() -> dict[str, tuple[str, dict[str, Any]]]:
         "softmax_row_1024": portable("softmax_row", defines={"BLOCK": 1024}),
         "mfma": (MFMA_SRC, {}),
         "device_state": portable("device_state"),
+        "struct_args": portable("struct_args"),
     }
 
 

@@ -54,6 +54,37 @@ def check(name: str, ok: bool, detail: str) -> None:
     say(f"[{'PASS' if ok else 'FAIL'}] {name}: {detail}")
 
 
+# ------------------------------------------------------------------------------- struct args
+
+def struct_args(mods, dev) -> None:
+    """A by-value struct holding device pointers (HipKittens' globals shape) on the GPU, with
+    cupy arrays and with host arrays (copied in and back), against numpy."""
+    from dataclasses import dataclass
+
+    import cupy
+
+    @dataclass
+    class SaxpyArgs:
+        x: "const float*"  # noqa: F722
+        y: "float*"  # noqa: F722
+        n: "int"  # noqa: UP037 (C types, as the struct declares them)
+        alpha: "float"  # noqa: UP037
+
+    mod = mods["struct_args"]
+    n = 100_003
+    x = cupy.arange(n, dtype=cupy.float32)
+    y = cupy.ones(n, dtype=cupy.float32)
+    Kernel(mod, "saxpy_struct", device=dev)[(n + 255) // 256, 256](SaxpyArgs(x, y, n, 2.0))
+    cupy.cuda.Device().synchronize()
+    check("struct of cupy pointers (saxpy_struct)", bool((y == 1 + 2 * x).all()),
+          f"n={n}, y = 1 + 2x exactly")
+    hx = np.arange(n, dtype=np.float32)
+    hy = np.ones(n, dtype=np.float32)
+    Kernel(mod, "saxpy_struct", device=dev)[(n + 255) // 256, 256](SaxpyArgs(hx, hy, n, 0.5))
+    check("struct of host pointers (copied in and back)", bool((hy == 1 + 0.5 * hx).all()),
+          f"n={n}, y = 1 + x/2 exactly")
+
+
 # ------------------------------------------------------------------------------- correctness
 
 def correctness(mods, dev) -> None:
@@ -370,6 +401,8 @@ def main() -> int:
     section("correctness", correctness, mods, dev)
     say("-- device variables, argument types, refused launches")
     section("device_state", device_state, mods, dev)
+    say("-- by-value structs holding device pointers")
+    section("struct_args", struct_args, mods, dev)
     say("-- wb.bench vs cupyx.profiler.benchmark / triton.testing.do_bench (medians)")
     agree = section("agreement", agreement, mods, dev, opt.quick)
     say("-- launch overhead (host time per call, sync outside the loop)")
