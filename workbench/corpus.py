@@ -248,7 +248,7 @@ def smoke_run(module: Any, name: str, arch: str) -> KernelRun:
 
     from .emu import EmulatorError, KernelFault, TimeLimitExceeded
     from .emu.engine.launch import EMULATED_ARCHS
-    from .runtime.args import element_dtype
+    from .runtime.args import element_dtype, vector_type
 
     if arch not in EMULATED_ARCHS:
         return KernelRun(name, "unsupported", f"no emulator for {arch}")
@@ -265,11 +265,9 @@ def smoke_run(module: Any, name: str, arch: str) -> KernelRun:
         if kind == "global_buffer" or ctype.endswith("*"):
             dt = np.dtype(element_dtype(a.pointee or "") or np.uint8)
             args.append(np.zeros(SMOKE_BUFFER // dt.itemsize, dt))
-        elif ctype in ("float", "double", "_Float16", "__half", "half"):
-            args.append({"float": np.float32, "double": np.float64}.get(ctype, np.float16)(1.0))
-        elif a.size in (1, 2, 4, 8) and kind == "by_value" and not ctype.startswith(
-                ("struct", "class", "union")):
-            args.append(np.array(SMOKE_INT, dtype=f"i{a.size}")[()])
+        elif kind == "by_value" and vector_type(ctype) is None and element_dtype(ctype):
+            dt = np.dtype(element_dtype(ctype))  # the launch's own C-type table
+            args.append(dt.type(1.0 if dt.kind == "f" else SMOKE_INT))
         else:
             return KernelRun(name, "unsupported", f"argument {a.name or '?'} ({ctype or kind})"
                              " has no smoke-run value")
