@@ -164,7 +164,7 @@ def parse_operands(rest: str) -> tuple[tuple[str, ...], int]:
 
 
 def parse_listing(text: str, symbol: str, filename: str | None = None,
-                  callees: bool = True, sites: Mapping[int, Any] | None = None) -> Listing:
+                  callees: bool = True) -> Listing:
     """The instructions of ``symbol`` from an ``llvm-objdump -d -l`` listing, followed (with
     ``callees``) by those of every function it calls, directly or not: device functions that
     were not inlined (``__noinline__``, recursion) run as real calls (``s_swappc_b64``), and
@@ -172,9 +172,7 @@ def parse_listing(text: str, symbol: str, filename: str | None = None,
 
     ``source_line`` is set only for lines of the user's file (``filename``, or any file that is
     not a header when filename is None); lines inside inlined headers keep ``source_file``.
-    ``sites`` (``workbench.inline_sites``: address -> Site) gives each instruction inlined from
-    a header its ``header`` ("file.h:line") and, as ``source_line``, the user's line that
-    called into the header.
+    ``place_sites`` then gives header code the user's calling line (``workbench.inline_sites``).
     """
     listing = Listing(symbol, _symbol_instructions(text, symbol, filename))
     if callees:
@@ -189,8 +187,6 @@ def parse_listing(text: str, symbol: str, filename: str | None = None,
                     listing.callees[target] = callee
                     todo.append(_symbol_instructions(text, callee, filename))
                     listing.instructions.extend(todo[-1])
-    if sites:
-        place_sites(listing, sites)
     return listing
 
 
