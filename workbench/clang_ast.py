@@ -126,7 +126,8 @@ def record_layouts(text: str) -> dict[str, dict[str, Any]]:
     dropped): ``{"kind", "size", "align", "fields": [{"name", "ctype", "offset", "depth",
     "bits"}]}``. ``fields`` lists every row under the record in order, nested records' rows
     included (``depth`` 1: the record's own fields; a base class row is named ``(base)``;
-    ``bits`` is True for a bit-field)."""
+    ``bits`` is True for a bit-field; clang's `` (empty)`` mark on an empty record is dropped
+    from names and kept as ``"empty"``)."""
     out: dict[str, dict[str, Any]] = {}
     for block in text.split("*** Dumping AST Record Layout")[1:]:
         rec: dict[str, Any] | None = None
@@ -135,6 +136,8 @@ def record_layouts(text: str) -> dict[str, dict[str, Any]]:
             if m is None:
                 continue
             off, indent, body = m.group(1), len(m.group(2)) - 1, m.group(3).strip()
+            empty = body.endswith(" (empty)")
+            body = body.removesuffix(" (empty)")
             size = _LAYOUT_SIZE.search(body)
             if size is not None:
                 if rec is not None:
@@ -146,10 +149,11 @@ def record_layouts(text: str) -> dict[str, dict[str, Any]]:
                 kind, _, name = body.partition(" ")
                 if kind not in ("struct", "class", "union"):
                     kind, name = "struct", body
-                rec = out[name] = {"kind": kind, "size": None, "align": None, "fields": []}
+                rec = out[name] = {"kind": kind, "size": None, "align": None, "fields": [],
+                                   "empty": empty}
                 continue
             ctype, _, fname = body.rpartition(" ")
             rec["fields"].append({"name": fname, "ctype": ctype.strip(),
                                   "offset": int(off.split(":")[0]), "depth": indent // 2,
-                                  "bits": ":" in off})
+                                  "bits": ":" in off, "empty": empty})
     return out

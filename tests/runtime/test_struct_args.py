@@ -146,9 +146,8 @@ def test_wrong_field_name_missing_field_wrong_dtype_are_clear(module):
                                           r"cols \(int\)"):
         k[1, 64](g)
     g.dims = Dims(5, 19)
-    g.c = None
-    with pytest.raises(LaunchError, match=r"argument 0 'g' of scale_add_2d, field 'c' "
-                                          r"\(float\*\) is missing: pass an array"):
+    g.c = None  # a null pointer, as in C: the kernel's store through it faults, named as such
+    with pytest.raises(wb.KernelFault, match=r"address 0x[0-9a-f]+\) — a null pointer"):
         k[1, 64](g)
     g.c = c.astype(np.float64)
     with pytest.raises(LaunchError, match=r"field 'c' \(float\*\) expects float32 elements, "
@@ -244,6 +243,44 @@ def test_struct_type_with_typedefs_namespaces_vectors_and_arrays():
     m.k.on("emulator:gfx950")[1, 64](A(x=x, y=y, n=64, alpha=2.0, d=(1, 0), c=[0, 0, 3],
                                        v=(0, 4), s=5))
     np.testing.assert_array_equal(y, 2 * x + 13)
+
+
+def test_struct_type_with_empty_members_wrapped_dims_and_a_null_stream():
+    """HipKittens' ``gl``: a pointer, dimensions wrapped in one-field structs, an empty
+    descriptor dictionary (1 byte, as C++ gives an empty class), and the globals' stream
+    handle, a pointer to an opaque struct, passed as None (a null pointer)."""
+    src = """
+    #include <hip/hip_runtime.h>
+    namespace kt { struct rdim { size_t v; }; template <class... T> struct descs {};
+    template <class T> struct gl { T* raw_ptr; rdim rows_internal, cols_internal;
+                                   descs<> tma_descs; };
+    struct globals { gl<float> a; gl<float> c; hipStream_t stream; }; }
+    __global__ void scale(const kt::globals g) {
+        size_t i = blockIdx.x * blockDim.x + threadIdx.x;
+        if (i < g.a.rows_internal.v * g.a.cols_internal.v) g.c.raw_ptr[i] = 2 * g.a.raw_ptr[i];
+    }
+    """
+    m = wb.compile(src, arch="gfx950")
+    G = struct_type(m.scale)
+    lay = struct_layout(G)
+    assert [(f.name, f.offset, f.size) for f in lay.fields] == [
+        ("a", 0, 32), ("c", 32, 32), ("stream", 64, 8)]
+    gl = lay.fields[0].sub
+    assert [(f.name, f.kind, f.offset, f.size) for f in gl.fields] == [
+        ("raw_ptr", "pointer", 0, 8), ("rows_internal", "struct", 8, 8),
+        ("cols_internal", "struct", 16, 8), ("tma_descs", "struct", 24, 1)]
+    a = np.arange(12, dtype=np.float32).reshape(3, 4)
+    c = np.zeros_like(a)
+
+    def view(t):  # the empty member needs no value
+        return {"raw_ptr": t, "rows_internal": {"v": 3}, "cols_internal": {"v": 4}}
+
+    m.scale.on("emulator:gfx950")[1, 64](G(a=view(a), c=view(c), stream=None))
+    np.testing.assert_array_equal(c, 2 * a)
+    with pytest.raises(LaunchError, match=r"field 'a.raw_ptr' \(float \*\) is missing"):
+        m.scale.on("emulator:gfx950")[1, 64](G(a={"rows_internal": {"v": 3},
+                                                  "cols_internal": {"v": 4}},
+                                               c=view(c), stream=None))
 
 
 def test_struct_type_refuses_what_it_cannot_mirror():

@@ -448,6 +448,10 @@ def _pack_struct(arg: KernelArg, layout: StructLayout, value: Any, where: Any, p
     for f, v in zip(layout.fields, _field_values(layout, value, where, prefix.rstrip("."))):
         path = prefix + f.name
         fwhere = f"{where}, field {path!r}"
+        if v is _MISSING and f.kind == "struct" and f.sub is not None and not f.sub.fields:
+            continue  # an empty member (HipKittens' descriptor_dict<>): no bytes to give
+        if v is None and f.kind == "pointer":
+            continue  # an explicit None is a null pointer (an unused stream, an absent bias)
         if v is _MISSING or v is None:
             raise LaunchError(f"{fwhere} ({f.ctype}) is missing: "
                               + ("pass an array (numpy, torch, cupy)" if f.kind == "pointer"

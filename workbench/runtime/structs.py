@@ -122,7 +122,9 @@ def _field_of(cls: type, name: str, t: Any) -> StructField:
 @functools.cache
 def struct_layout(cls: type) -> StructLayout:
     """The C layout of a dataclass mirroring a struct: fields in declaration order, each at
-    the next multiple of its alignment; the size rounded up to the largest alignment."""
+    the next multiple of its alignment; the size rounded up to the largest alignment. A
+    dataclass without fields is an empty C++ class: 1 byte (ISO C++ [intro.object]: a complete
+    object has nonzero size; HipKittens' ``gl`` holds one, its TMA-descriptor dictionary)."""
     if not (isinstance(cls, type) and dataclasses.is_dataclass(cls)):
         raise TypeError(f"{cls!r} is not a dataclass")
     fields, off, align = [], 0, 1
@@ -132,7 +134,7 @@ def struct_layout(cls: type) -> StructLayout:
         fields.append(dataclasses.replace(sf, offset=off))
         off += sf.size
         align = max(align, sf.align)
-    return StructLayout(cls.__name__, tuple(fields), -(-off // align) * align, align)
+    return StructLayout(cls.__name__, tuple(fields), max(1, -(-off // align) * align), align)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -219,7 +221,8 @@ def _mirror(records: dict[str, dict[str, Any]], name: str, made: dict[str, type]
             what = "a bit-field" if row["bits"] else "a base class or vtable pointer"
             raise LaunchError(f"struct {name} has {what} ({ctype} {fname}): pass its raw bytes "
                               f"(a numpy structured scalar or ctypes Structure) instead")
-        inner = ctype.split(" ", 1)[1] if ctype.split(" ", 1)[0] in ("struct", "class") else None
+        inner = (ctype.split(" ", 1)[1] if ctype.split(" ", 1)[0] in ("struct", "class")
+                 and not ctype.rstrip().endswith("*") else None)  # not `struct ihipStream_t *`
         if inner is not None and vector_type(inner) is None:
             fields.append((fname, _mirror(records, inner, made)))
         else:

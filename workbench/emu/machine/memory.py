@@ -29,6 +29,11 @@ GUARD = 4096
 ALIGN = 256
 
 
+# Addresses below one 4 KiB page are a null pointer plus a small offset: no buffer is ever
+# placed there (the emulator's heap starts far above), so name the cause instead of a distance.
+_NULL_PAGE = 4096
+
+
 @dataclass
 class Region:
     """One mapped buffer."""
@@ -111,6 +116,10 @@ class Memory:
         return best, (addr - best.base) if best else 0
 
     def describe(self, addr: int, width: int) -> str:
+        if 0 <= addr < _NULL_PAGE:
+            return (f"a null pointer: address 0x{addr:x} is in the first {_NULL_PAGE} bytes, "
+                    f"which no buffer occupies (a pointer argument or struct field passed as "
+                    f"None or 0, or never set)")
         if CODE_BASE <= addr < CODE_BASE + (1 << 32) and self.region_at(addr) is None:
             if not any(CODE_BASE <= r.base < CODE_BASE + (1 << 32) for r in self.regions):
                 return (f"code object address (vaddr 0x{addr - CODE_BASE:x}) — this launch did "
