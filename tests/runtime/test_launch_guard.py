@@ -9,6 +9,7 @@ No GPU exists here: the GPU side is the real RocmDevice / CudaDevice over a stan
 from __future__ import annotations
 
 import struct
+import warnings
 
 import numpy as np
 import pytest
@@ -43,6 +44,11 @@ extern "C" __global__ void wait_flag(const volatile int* flag, float* y) {
     y[threadIdx.x] = 1.0f;
 }
 extern "C" __global__ void by_value(Pair p, float* y) { y[threadIdx.x] = p.a + p.b; }
+struct Views { const float* x; float* y; int n; };
+extern "C" __global__ void copy_struct(Views v, int slack) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < v.n + slack) v.y[i] = v.x[i];
+}
 extern "C" __global__ void checked(const float* x, float* y, int n) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (x[0] < 0.0f && i == n) __builtin_trap();
@@ -138,6 +144,26 @@ def test_correct_kernel_launches_and_preflight_runs_once_per_signature_mock_gpu(
     with pytest.raises(LaunchRefused, match="writes argument 1 'y'"):
         k[4, 256](x, short, 1000)
     assert len(counted) == 3 and len(fake.launches) == 5
+
+
+def test_struct_of_pointers_is_checked_and_a_field_overrun_refused_mock_gpu(mod, rocm):
+    """A by-value struct's pointer fields are buffers like pointer arguments: the pre-flight
+    emulates them (no 'arguments differ' warning) and names the field it overruns."""
+    fake, dev = rocm
+    k = Kernel(mod, "copy_struct", device=dev)
+    V = wb.struct_type(k)
+    x, y = np.arange(300, dtype=np.float32), np.zeros(300, np.float32)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", GuardWarning)
+        k[2, 256](V(x=x, y=y, n=300), 0)
+    assert k.last_guard.status == "checked", k.last_guard.reason
+    assert len(fake.launches) == 1
+    with pytest.raises(LaunchRefused) as ei:
+        k[2, 256](V(x=x, y=y, n=300), 1)
+    assert ei.value.argument == "v.x" and ei.value.offset == 1200, str(ei.value)
+    assert "reads field 'v.x' of argument 0 'v' (const float *) at byte offset 1200 " \
+           "(element 300) — just past its end; the buffer is 1200 bytes" in str(ei.value)
+    assert len(fake.launches) == 1
 
 
 def test_guard_false_and_set_guard_override_mock_gpu(mod, rocm, counted):

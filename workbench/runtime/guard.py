@@ -284,12 +284,14 @@ def preflight(kernel: Any, dev: Any, info: Any, grid: tuple, block: tuple,
         return verdict("inconclusive", f"the {arch} build could not be read for emulation: "
                        f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}",
                        arch), None
-    if len(einfo.args) != len(bound) or any(
+    n = len(info.args)  # bound goes on past the arguments with structs' pointer fields
+    if len(einfo.args) != n or any(
             a.size != b.arg.size or a.is_pointer != b.arg.is_pointer
-            for a, b in zip(einfo.args, bound)):
+            for a, b in zip(einfo.args, bound[:n])):
         return verdict("inconclusive", f"the {arch} build's arguments differ from the "
                        "launch's metadata", arch), None
     ebound = [BoundArg(a, b.kind, b.value, b.dtype) for a, b in zip(einfo.args, bound)]
+    ebound += [_field_in(einfo, info, b) for b in bound[n:]]
     total = sum(b.nbytes() for b in bound if b.kind == "buffer")
     if total > STANDIN_LIMIT:
         return verdict("inconclusive", f"its buffers total {total / 2**30:.1f} GiB, over the "
@@ -313,7 +315,7 @@ def preflight(kernel: Any, dev: Any, info: Any, grid: tuple, block: tuple,
     except (ValueError, TypeError, IndexError, NotImplementedError, MemoryError) as e:
         return verdict("inconclusive", f"the emulator could not run it: {type(e).__name__}: "
                        f"{_first_line(e)}", arch, contents), None
-    names = [a.name for a in einfo.args]
+    names = [b.name for b in ebound if b.kind == "buffer"]  # arguments and struct fields
     label = ", ".join(str(w) for w in wgs)
     if fault is None:
         data = ("the arguments' data" if copied else
@@ -327,7 +329,7 @@ def preflight(kernel: Any, dev: Any, info: Any, grid: tuple, block: tuple,
     if not (fault.space in _MEMORY_SPACES and fault.reason == "out of range"
             and fault.buffer in names):
         return verdict("inconclusive", f"not judged: {_short(fault)}", arch, contents), None
-    msg = _refusal_message(info, dev, grid, block, arch, fault, einfo, copied, wgs)
+    msg = _refusal_message(info, dev, grid, block, arch, fault, einfo, ebound, copied, wgs)
     v = verdict("refused", msg, arch, contents)
     return v, LaunchRefused(msg, v, fault, argument=fault.buffer,
                             thread=_thread(fault, block, einfo))
@@ -371,6 +373,17 @@ class _Runner:
         if fill == "zeros":
             return np.zeros(n, np.uint8)
         return np.full(n, 0x5A, np.uint8)  # "pattern": every byte 0x5A
+
+
+def _field_in(einfo: Any, info: Any, b: BoundArg) -> BoundArg:
+    """A struct's pointer field re-based onto the emulated build's kernarg offsets (the
+    struct's own layout is the same; where it sits in the kernarg segment may differ)."""
+    import dataclasses
+
+    parent = b.name.split(".", 1)[0]
+    i = next(k for k, a in enumerate(info.args) if a.name == parent)
+    shift = einfo.args[i].offset - info.args[i].offset
+    return dataclasses.replace(b, arg=dataclasses.replace(b.arg, offset=b.arg.offset + shift))
 
 
 def _on_gpu(value: Any) -> bool:
@@ -420,10 +433,12 @@ def _launch_text(info: Any, grid: tuple, block: tuple) -> str:
     return f"{info.name}[{grid}, {block}]"
 
 
-def _refusal_message(info, dev, grid, block, arch, f: KernelFault, einfo, copied: bool,
-                     wgs) -> str:
-    i = next(k for k, a in enumerate(einfo.args) if a.name == f.buffer)
-    arg = einfo.args[i]
+def _refusal_message(info, dev, grid, block, arch, f: KernelFault, einfo, ebound,
+                     copied: bool, wgs) -> str:
+    arg = next(b.arg for b in ebound if b.kind == "buffer" and b.name == f.buffer)
+    i = next(k for k, a in enumerate(einfo.args) if a.name == f.buffer.split(".", 1)[0])
+    what = (f"argument {i} '{arg.name}'" if arg.name == einfo.args[i].name else
+            f"field '{arg.name}' of argument {i} '{einfo.args[i].name}'")
     off, size = f.offset, f.buffer_size
     if off >= size:
         rel = f"{off - size} bytes past its end" if off > size else "just past its end"
@@ -450,7 +465,7 @@ def _refusal_message(info, dev, grid, block, arch, f: KernelFault, einfo, copied
     return (
         f"{_launch_text(info, grid, block)} on {dev.name} refused before it ran: thread "
         f"{thread} of workgroup {f.workgroup} (wave {f.wave}, lane {f.lanes[0]}) {kind} "
-        f"argument {i} '{arg.name}' ({arg.ctype}) at {at} — {rel}; the buffer is "
+        f"{what} ({arg.ctype}) at {at} — {rel}; the buffer is "
         f"{size} bytes (`{f.instruction}`{line}; lanes {lanes} of that wave). Found by "
         f"emulating workgroups {', '.join(map(str, wgs))} of the {arch} build with {data}. "
         f"{GPU_OOB}. Fix the bounds check or the grid; to launch anyway: "
