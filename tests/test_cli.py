@@ -33,6 +33,10 @@ def run(tmp_path_factory):
     (work / "scale.hip").write_text(SCALE)
     (work / "offset.h").write_text("#define OFFSET 1\n")  # found beside the .hip file
     (work / "bad.hip").write_text("__global__ void f(int* p) {\n  p[0] = zz;\n}\n")
+    (work / "cxx20.hip").write_text(  # consteval and <=> need -std=c++20; FAST needs -ffast-math
+        "#include <compare>\nconsteval int two() { return 2; }\n"
+        "#ifndef __FAST_MATH__\n#error needs -ffast-math\n#endif\n"
+        "__global__ void f(float* p) { p[0] = two() * ((1 <=> 2) < 0); }\n")
     env = {**os.environ, "HIPWB_CACHE_DIR": str(cache)}
 
     def _run(*args: str) -> subprocess.CompletedProcess:
@@ -85,6 +89,19 @@ def test_compile_error_exit_1_cites_file_and_line(run):
     first = r.stderr.splitlines()[0]
     assert first == "bad.hip:2: error: use of undeclared identifier 'zz' [gfx942]"
     assert "p[0] = zz;" in r.stderr and r.stdout == ""
+
+
+def test_compile_takes_the_flags_a_makefile_passes_hipcc(run):
+    """-std=, -f..., -W..., -w, -m... go to clang as they are (HipKittens' Makefiles pass
+    -std=c++20 -ffast-math -w); --option passes any other."""
+    r = run("compile", "cxx20.hip", "--arch", "gfx950", "-std=c++20", "-ffast-math", "-w")
+    assert r.returncode == 0, r.stderr
+    assert "1 kernel for gfx950" in r.stdout
+    r = run("compile", "cxx20.hip", "--arch", "gfx950", "--option=-std=c++20",
+            "--option=-ffast-math")
+    assert r.returncode == 0, r.stderr
+    r = run("compile", "cxx20.hip", "--arch", "gfx950", "-ffast-math")
+    assert r.returncode == 1 and "consteval" in r.stderr
 
 
 @pytest.mark.parametrize("args, message", [

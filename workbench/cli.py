@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 EXIT_OK, EXIT_COMPILE, EXIT_USAGE = 0, 1, 2
+_PASSED_THROUGH = ("-std=", "-f", "-W", "-w", "-m")  # clang flags taken without --option
 
 
 def _parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
@@ -37,6 +38,9 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParse
     c.add_argument("--wave64", action="store_true", help="compile RDNA targets for wave64")
     c.add_argument("--block", type=int, help="block size for the occupancy summary")
     c.add_argument("--no-cache", action="store_true", help="compile even if cached")
+    c.add_argument("--option", dest="options", action="append", default=[], metavar="FLAG",
+                   help="a clang flag, e.g. --option=-std=c++20 (flags spelled -std=, -f..., "
+                        "-W..., -w and -m... are taken as they are, as hipcc takes them)")
     k = sub.add_parser("corpus", help="compile every HIP file of a folder (a checkout) and "
                                       "tabulate what compiles; --run smoke-runs the kernels")
     k.add_argument("dir", help="folder to search for .hip files (and .cpp/.cu/.cc/.cxx files "
@@ -46,7 +50,8 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParse
     k.add_argument("-D", dest="defines", action="append", default=[], metavar="X[=Y]")
     k.add_argument("-I", dest="includes", action="append", default=[], metavar="DIR")
     k.add_argument("--option", dest="options", action="append", default=[], metavar="FLAG",
-                   help="a clang flag for every file, e.g. --option=-std=c++20")
+                   help="a clang flag for every file, e.g. --option=-std=c++20 (flags "
+                        "spelled -std=, -f..., -W..., -w and -m... are taken as they are)")
     k.add_argument("--compile-commands", metavar="FILE",
                    help="compile_commands.json: each file's own -I/-D/-std/-f flags")
     k.add_argument("--run", action="store_true", help="smoke-run each kernel once on the "
@@ -99,7 +104,7 @@ def _compile(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     except ValueError as e:
         return _usage(parser, str(e))
     includes = [*args.includes, str(path.resolve().parent)]  # quoted includes beside the file
-    options = ["-mwavefrontsize64"] if args.wave64 else []
+    options = [*(["-mwavefrontsize64"] if args.wave64 else []), *args.options]
     t0 = time.perf_counter()
     try:
         module = compiler.compile(source, archs, options, defines=defines, include_dirs=includes,
@@ -169,9 +174,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``hipwb`` command line; returns the exit code."""
     parser, subs = _parser()
     try:
-        args = parser.parse_args(argv)
+        args, extra = parser.parse_known_args(argv)
+        # The flags a Makefile passes hipcc (-std=c++20 -ffast-math -w ...) are clang options:
+        # taken as they are; anything else unknown stays a usage error.
+        unknown = [a for a in extra if not a.startswith(_PASSED_THROUGH)]
+        if unknown or (extra and args.command == "doctor"):
+            parser.error(f"unrecognized arguments: {' '.join(unknown or extra)}")
     except SystemExit as e:  # argparse: --help (0) or a usage error (2)
         return int(e.code or 0)
+    if extra:
+        args.options = [*args.options, *extra]
     if args.command == "doctor":
         return _doctor(args)
     if args.command == "corpus":
