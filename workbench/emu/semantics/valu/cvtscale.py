@@ -21,7 +21,10 @@ for the MX-scaled encodings, vendored e.g. in triton third_party/amd/backend/inc
   f4x2 registers "K0K1"); ``pk_{fp8,bf8}_f32`` write word ``op_sel[3]`` of D and
   ``pk_fp4_f32`` byte ``op_sel[2] + 2*op_sel[3]`` (source 0 in the low nibble), keeping the
   rest of D.
-Source modifiers (neg/abs/clamp/omod) are refused; f32 inputs are not flushed.
+Source modifiers (neg/abs/clamp/omod) are refused; f32 inputs are not flushed. Every source is
+read before D is written (the ISA pseudo-code reads S0/S1 into temporaries first), so D may
+overlap a source: ``v_cvt_scalef32_pk_f32_fp4 v[2:3], v2, s`` decodes both values from the old
+v2 (tests/emu/test_emu_cvtscale_alias.py); the encodes keep the old bits of D they do not write.
 
 Stochastic rounding (``SR_OPS``: ``v_cvt_scalef32_sr_{fp8,bf8}_{f32,f16,bf16}``,
 ``v_cvt_scalef32_sr_pk_fp4_{f32,f16,bf16}``; operands D, data, seed, scale as clang 22 emits
@@ -106,12 +109,14 @@ def _build(d: Decoded):
             shifts = [base, base + 4][:n]
 
         def run(st, g):
+            # Every value is decoded before D is written: D may overlap S0 (clang allocates
+            # `v_cvt_scalef32_pk_f32_fp4 v[2:3], v2, s`), and the reader is a view of R.
             src = np.asarray(readers[0](st, g), U32)
             scale = _scale_exp(readers[1](st, g), d)
             shape = st.R[row, g.ix].shape
-            for k, sh in enumerate(shifts):
-                codes = (src >> U32(sh)) & U32((1 << bits) - 1)
-                val = (np.take(table, codes.astype(np.int64)) * scale).astype(np.float32)
+            vals = [(np.take(table, ((src >> U32(sh)) & U32((1 << bits) - 1)).astype(np.int64))
+                     * scale).astype(np.float32) for sh in shifts]
+            for k, val in enumerate(vals):
                 st.vwrite(row + k, g, np.broadcast_to(val.view(U32), shape))
         return run
 
