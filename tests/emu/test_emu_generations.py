@@ -29,8 +29,8 @@ def test_each_entry_is_a_module_that_registers_or_serves_the_table(family):
     importlib.import_module(f"workbench.emu.semantics.{family}")
     registered = {registry.family_of(m) for m in registry.known_mnemonics()}
     # the VALU table (its rows register under their own family), the one-wave SALU fast path and
-    # the shared memory ops register no mnemonic of their own
-    helpers = {"valu.table", "scalar.salu1", "memory.memops"}
+    # the shared memory ops and the buffer addressing register no mnemonic of their own
+    helpers = {"valu.table", "scalar.salu1", "memory.memops", "memory.buffer_address"}
     assert (family in registered) != (family in helpers), family
     assert GENERATIONS[family] and set(GENERATIONS[family]) <= set(semantics.ALL)
 

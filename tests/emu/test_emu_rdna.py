@@ -156,15 +156,17 @@ extern "C" __global__ void bufload(const float* x, unsigned* o, int n, int flags
 
 @pytest.mark.parametrize("arch", ["gfx1100", "gfx1201"])
 def test_raw_buffer_load_range_checked(arch):
-    """GFX11/GFX12 V# with OOB_SELECT = 3 (raw): offsets past num_records read 0; other
-    OOB_SELECT values are refused by name."""
+    """GFX11/GFX12 V# OOB_SELECT (RDNA4 ISA §9.4.1 Table 56) with stride 0 and no index:
+    3 (raw): offsets past num_records read 0; 0 (structured): offset + payload > stride (0) puts
+    every lane out; 1: only index >= num_records (index 0) is out; 2: only num_records == 0."""
     k = wb.compile(BUF, arch).bufload.on(f"emulator:{arch}")
     x = np.arange(32, dtype=np.float32) + 1
-    o = np.full(32, 7, np.uint32)
-    k[1, 32](x, o, 20, 0x31016000)
-    np.testing.assert_array_equal(o, np.where(np.arange(32) < 20, x.view(np.uint32), 0))
-    with pytest.raises(Exception, match="OOB_SELECT 0"):
-        k[1, 32](x, o, 20, 0x01016000)
+    bits = x.view(np.uint32)
+    for oob, n, want in [(3, 20, np.where(np.arange(32) < 20, bits, 0)), (0, 20, 0 * bits),
+                         (1, 20, bits), (2, 20, bits), (2, 0, 0 * bits), (1, 0, 0 * bits)]:
+        o = np.full(32, 7, np.uint32)
+        k[1, 32](x, o, n, 0x01016000 | oob << 28)
+        np.testing.assert_array_equal(o, want, err_msg=f"OOB_SELECT {oob}, num_records {n}")
 
 
 SALU_FMA = r"""

@@ -21,6 +21,16 @@ class UnknownInstruction(EmulatorError):
         super().__init__(msg)
 
 
+class BufferResourceError(EmulatorError):
+    """A buffer instruction met a V# (or an address) whose behaviour the ISA guide leaves
+    undefined: names the kernel, instruction, pc, the V#'s dwords and fields, wave and lanes."""
+
+    def __init__(self, message: str, *, kernel: str = "", pc: int = -1, instruction: str = "",
+                 resource: tuple[int, ...] = ()) -> None:
+        super().__init__(message)
+        self.kernel, self.pc, self.instruction, self.resource = kernel, pc, instruction, resource
+
+
 class BudgetExceeded(EmulatorError):
     """The launch executed more wave-instructions than its budget (runaway loop?)."""
 

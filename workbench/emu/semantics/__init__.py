@@ -24,6 +24,7 @@ GENERATIONS: dict[str, tuple[str, ...]] = {
     "valu.fp8cvt": (CDNA3, CDNA4, RDNA4),  # FNUZ on gfx942, OCP on gfx950 / gfx1201
     "valu.cvtscale": (CDNA4,),  # v_cvt_scalef32_* (CDNA4 ISA)
     "memory.memops": ALL, "memory.vmem": ALL, "memory.buffer": ALL, "memory.ds": ALL,
+    "memory.buffer_address": ALL,  # V# fields, buffer addressing and range checks per gen
     "memory.dstr": (CDNA4,),  # ds_read_b64_tr_* (CDNA4 ISA)
     "memory.ldsdma": (CDNA3, CDNA4),  # global/buffer_load ... lds
     "matrix.mfma": (CDNA3, CDNA4),  # gfx950 adds the f8f6f4 formats and scales

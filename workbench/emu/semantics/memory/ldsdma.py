@@ -13,7 +13,11 @@ global (or buffer) address, and the data is written to LDS at
 address"). For the buffer form the global address and its range check are those of
 ``memory.buffer`` (out-of-range dwords read 0, and that 0 is written to LDS); that the immediate
 offset also moves the buffer form's LDS address is the same rule (GCN3/CDNA ISA MUBUF
-"LDS_ADDR = LDSbase + LDS_offset + inst_offset + TID*4"). M0 is taken as a byte address and
+"LDS_ADDR = LDSbase + LDS_offset + inst_offset + TID*4"). The buffer form takes every V# and
+operand form ``memory.buffer_address`` models — structured (stride != 0, ``idxen``, ``idxen
+offen``), private (add_tid_enable) — with its range check; the LDS side always adds the lane
+("TIDinWave is only added if the resource (T#) has the ADD_TID_ENABLE field set to 1, whereas
+LDS adds it", CDNA4 ISA §9.1.9 "Memory Buffer Load to LDS"). M0 is taken as a byte address and
 every lane's LDS range is checked against the workgroup's allocation (faults otherwise).
 
 Not modelled, refused at decode: the sub-dword sizes (ubyte/sbyte/ushort/sshort, whose LDS
@@ -33,7 +37,7 @@ from .memops import gather, scatter
 
 U32 = np.uint32
 SIZES = {"dword": 4, "dwordx3": 12, "dwordx4": 16}
-_MODS = {"offset", "glc", "slc", "sc0", "sc1", "nt", "offen", "lds"}
+_MODS = {"offset", "glc", "slc", "sc0", "sc1", "nt", "offen", "idxen", "lds"}
 
 
 def lds_stride(nbytes: int) -> int:
@@ -85,9 +89,9 @@ def _build_global(d: Decoded):
     return run
 
 
-def build_buffer_lds(d: Decoded, rsrc, offs, pieces, resolve):
-    """buffer_load_{dword,dwordx3,dwordx4} ... lds (called by ``memory.buffer`` with its V#,
-    offset, range-check and resolve helpers)."""
+def build_buffer_lds(d: Decoded, access, resolve):
+    """buffer_load_{dword,dwordx3,dwordx4} ... lds (called by ``memory.buffer`` with the
+    instruction's ``buffer_address.Access`` and its resolve helper)."""
     nbytes = _size(d, d.base[len("buffer_load_"):])
     comps = [(4 * k, 4) for k in range(nbytes // 4)]
     inst_off = int(d.mods.get("offset", 0))
@@ -97,7 +101,7 @@ def build_buffer_lds(d: Decoded, rsrc, offs, pieces, resolve):
         if not em.any():
             return
         data = np.zeros((g.w, 64, nbytes // 4), U32)
-        for k, w, ok, addr in pieces(st, g, em, rsrc, offs, comps):
+        for k, w, ok, addr in access.pieces(st, g, em, comps):
             if ok.any():
                 off = resolve(st, g, d, addr, ok, w, False)
                 data[..., k] = np.where(ok, gather(st.mem.heap, st.mem.heap32, off, w)[..., 0],
