@@ -17,7 +17,9 @@ Compile and launch
     bench(kernel, grid, block, *args) time a launch; Kernel, LaunchResult, Trace
     struct_type(kernel) -> a dataclass of a by-value struct argument (fields that are device
         pointers take arrays), laid out by clang; kernel[...](Args(x, y, n, 2.0))
-    KernelFault, LaunchError, CompileError, ToolchainError: the errors, each naming the fix
+    HipwbError: the base of every error hipwb raises for you (KernelFault, LaunchError,
+        CompileError, ToolchainError, ...), each naming the fix; in IPython only your frames
+        show (%hipwb traceback on / show_tracebacks(True) for all)
 
 Inspect
     kernel.info(arch).args / .resources  KernelInfo, KernelArg, Resources, KernelDescriptor
@@ -73,6 +75,8 @@ _LAZY = {
     "struct_type": "workbench.runtime.structs:struct_type",
     "KernelFault": "workbench.errors:KernelFault",
     "LaunchError": "workbench.errors:LaunchError",
+    "HipwbError": "workbench.errors:HipwbError",
+    "show_tracebacks": "workbench.errors:show_tracebacks",
     "Trace": "workbench.emu.observers.trace:Trace",
     "Listing": "workbench.isa:Listing",
     "Arch": "workbench.arch:Arch",

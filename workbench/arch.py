@@ -29,6 +29,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
+from .argument_types import checked
+from .errors import ArgumentTypeError, ArgumentValueError
+
 __all__ = ["ARCHS", "Arch", "PEAK_KEYS", "get", "normalize_name"]
 
 #: dtype keys of `Arch.peak_tflops` / `Arch.flops_per_cu_per_clock` (dense peaks).
@@ -96,7 +99,7 @@ class Arch:
         """``wave_size``, or the default wave size for None; ValueError if the target lacks it."""
         ws = self.default_wave_size if wave_size is None else wave_size
         if ws not in self.wave_sizes:
-            raise ValueError(
+            raise ArgumentValueError(
                 f"wave_size={ws} is not supported on {self.name} "
                 f"(supported: {', '.join(map(str, self.wave_sizes))})"
             )
@@ -435,13 +438,14 @@ ARCHS: Mapping[str, Arch] = MappingProxyType({a.name: a for a in _ARCH_LIST})
 def normalize_name(name: str) -> str:
     """Strip target-ID feature suffixes: 'gfx942:sramecc+:xnack-' -> 'gfx942'."""
     if not isinstance(name, str):
-        raise TypeError(f"arch name must be a str, got {type(name).__name__}: {name!r}")
+        raise ArgumentTypeError(f"arch name must be a str, got {type(name).__name__}: {name!r}")
     base = name.strip().split(":", 1)[0].strip().lower()
     if base.startswith("amdgcn-amd-amdhsa--"):  # full target triple from code-object metadata
         base = base[len("amdgcn-amd-amdhsa--"):]
     return base
 
 
+@checked(public="get_arch")
 def get(name: str | Arch) -> Arch:
     """Look up an Arch by gfx name (feature suffixes allowed); an Arch passes through."""
     if isinstance(name, Arch):
@@ -450,6 +454,6 @@ def get(name: str | Arch) -> Arch:
     try:
         return ARCHS[base]
     except KeyError:
-        raise ValueError(
+        raise ArgumentValueError(
             f"unknown arch {name!r}; known archs: {', '.join(ARCHS)}"
         ) from None

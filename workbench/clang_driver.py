@@ -9,6 +9,7 @@ from pathlib import Path
 
 from . import devlib as _devlib
 from .compile_diagnostics import CompileError
+from .errors import ArgumentValueError
 from .header_deps import dep_flags
 from .prelude import INCLUDE_DIR
 
@@ -46,13 +47,14 @@ def _check_define(name, value) -> None:
     must be a macro name (``N`` or ``F(a, b)``), and neither may hold a control character (clang
     cuts a value at a line break without a word; a name with ``=`` would move the value)."""
     if type(name) is not str or not _MACRO_RE.fullmatch(name):
-        raise ValueError(f"defines[{name!r:.60}]: not a macro name; use an identifier such as "
-                         f"BLOCK or a function-like F(a, b)")
+        raise ArgumentValueError(
+            f"defines[{name!r:.60}]: not a macro name; use an identifier such as "
+            f"BLOCK or a function-like F(a, b)")
     text = "" if value is None else str(value)
     bad = next((c for c in text if (ord(c) < 32 and c != "\t") or ord(c) == 127), None)
     if bad is not None:
-        raise ValueError(f"defines[{name!r}] = {text!r:.60}: a macro value cannot hold the "
-                         f"control character {bad!r} (a line break would end the #define)")
+        raise ArgumentValueError(f"defines[{name!r}] = {text!r:.60}: a macro value cannot hold the "
+                                 f"control character {bad!r} (a line break would end the #define)")
 
 
 def link_flags(tc, arch: str, flags: Sequence[str], root: Path | None) -> list[str]:

@@ -16,11 +16,13 @@ from typing import Any
 import msgpack
 from elftools.elf.elffile import ELFFile
 
+from .errors import HipwbError
+
 # ELF note type of the code-object v3+ metadata (AMDGPUUsage "Code Object Metadata").
 NT_AMDGPU_METADATA = 32
 
 
-class CodeObjectError(ValueError):
+class CodeObjectError(HipwbError, ValueError):
     """The bytes are not an AMDGPU code object hipwb can read."""
 
 

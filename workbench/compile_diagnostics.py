@@ -7,10 +7,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from .errors import HipwbError
 from .prelude import INCLUDE_DIR
 
 
-class CompileError(Exception):
+class CompileError(HipwbError):
     """clang rejected the source; ``diagnostics`` cite the user's own line numbers."""
 
     def __init__(self, message: str, diagnostics: Sequence[Diagnostic] = (), arch: str = ""):

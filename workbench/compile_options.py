@@ -10,6 +10,7 @@ import re
 from collections.abc import Iterable
 
 from .arch import get as get_arch
+from .errors import ArgumentValueError
 
 __all__ = ["parse_archs", "parse_defines"]
 
@@ -20,7 +21,7 @@ def parse_defines(items: Iterable[str]) -> dict[str, str | None]:
     for item in items:
         name, eq, value = item.partition("=")
         if not re.fullmatch(r"[A-Za-z_]\w*", name):
-            raise ValueError(f"-D {item!r}: {name!r} is not a valid macro name")
+            raise ArgumentValueError(f"-D {item!r}: {name!r} is not a valid macro name")
         out[name] = value if eq else None
     return out
 
@@ -29,8 +30,8 @@ def parse_archs(text: str) -> tuple[str, ...]:
     """``"gfx942,gfx1100"`` -> arch names, validated and normalised, repeats dropped."""
     names = [a.strip() for a in text.split(",") if a.strip()]
     if not names:
-        raise ValueError("--arch needs at least one gfx target, e.g. --arch gfx942")
+        raise ArgumentValueError("--arch needs at least one gfx target, e.g. --arch gfx942")
     try:
         return tuple(dict.fromkeys(get_arch(a).name for a in names))
     except ValueError as e:
-        raise ValueError(f"--arch: {e}") from None
+        raise ArgumentValueError(f"--arch: {e}") from None

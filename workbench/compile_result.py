@@ -12,6 +12,7 @@ from . import cache_files as _files
 from . import toolchain as _tc
 from .codeobject import DeviceVariable, KernelInfo
 from .compile_diagnostics import CompileError, Diagnostic
+from .errors import ArgumentKeyError
 from .kernel_names import spellings
 
 DEFAULT_FILENAME = "cell"
@@ -76,9 +77,9 @@ class CodeObject:
         hits = [k for k in self.kernels.values() if name == k.symbol or want in spellings(k)]
         if len(hits) > 1 and not any(name == k.symbol for k in hits):
             shown = "; ".join(f"{k.name} ({k.demangled or k.symbol})" for k in hits)
-            raise KeyError(f"{name!r} names {len(hits)} overloads in the {self.arch} code "
-                           f"object; pick one by its Python name or its demangled name with "
-                           f"the parameter list: {shown}")
+            raise ArgumentKeyError(
+                f"{name!r} names {len(hits)} overloads in the {self.arch} code object; pick one "
+                f"by its Python name or its demangled name with the parameter list: {shown}")
         if hits:
             return next((k for k in hits if name == k.symbol), hits[0])
         same = [k for k in self.kernels.values() if name == k.metadata.get("source_name")]
@@ -86,10 +87,12 @@ class CodeObject:
             return same[0]
         if same:
             shown = "; ".join(f"{k.name} ({k.demangled or k.symbol})" for k in same)
-            raise KeyError(f"{name!r} names {len(same)} template instances in the {self.arch} "
-                           f"code object; pick one by its Python or demangled name: {shown}")
+            raise ArgumentKeyError(
+                f"{name!r} names {len(same)} template instances in the {self.arch} "
+                f"code object; pick one by its Python or demangled name: {shown}")
         known = ", ".join(self.kernels) or "none"
-        raise KeyError(f"no kernel {name!r} in the {self.arch} code object (kernels: {known})")
+        raise ArgumentKeyError(
+            f"no kernel {name!r} in the {self.arch} code object (kernels: {known})")
 
     def disassembly(self) -> str:
         """The llvm-objdump listing (with source lines) of the whole code object, cached."""
@@ -198,10 +201,11 @@ class Module:
             name = get_arch(key).name
         except (KeyError, ValueError):
             known = ", ".join(self.kernel_names()) or "none"
-            raise KeyError(f"{key!r} is neither a kernel of this module (kernels: {known}) nor "
-                           f"an arch it was compiled for ({', '.join(self.archs)})") from None
+            raise ArgumentKeyError(
+                f"{key!r} is neither a kernel of this module (kernels: {known}) nor "
+                f"an arch it was compiled for ({', '.join(self.archs)})") from None
         if name not in self.objects:
-            raise KeyError(f"module was compiled for {', '.join(self.archs)}, not {name}")
+            raise ArgumentKeyError(f"module was compiled for {', '.join(self.archs)}, not {name}")
         return self.objects[name]
 
     def kernel_names(self) -> list[str]:

@@ -31,6 +31,7 @@ from typing import Any
 
 from . import cache_files, clang_ast, clang_driver, compile_cache, header_deps, kernel_names
 from . import toolchain as _tc
+from .argument_types import checked
 from .cache_files import CacheWarning
 from .codeobject import (
     DeviceVariable,
@@ -50,6 +51,7 @@ from .compile_diagnostics import (
     parse_remarks,
 )
 from .compile_result import DEFAULT_FILENAME, CodeObject, Module, set_kernel_factory
+from .errors import ArgumentTypeError, ArgumentValueError
 from .kernel_names import guess_kernel_names, qualified_name, readable_name
 from .prelude import INCLUDE_DIR
 
@@ -60,6 +62,7 @@ __all__ = [
 ]
 
 
+@checked
 def compile(
     source: str,
     arch: str | Sequence[str] = "gfx942",
@@ -85,7 +88,7 @@ def compile(
     line_directive = _line_directive(first_line, filename)
     archs = (arch,) if isinstance(arch, str) else tuple(arch)
     if not archs:
-        raise ValueError("compile() needs at least one arch")
+        raise ArgumentValueError("compile() needs at least one arch")
     names = tuple(dict.fromkeys(get_arch(a).name for a in archs))  # validates, dedups
     tc = _tc.find_toolchain(probe_cache=cache)
     for a in names:
@@ -211,24 +214,24 @@ def _line_directive(first_line: int, filename: str) -> str:
     crafted ``a" #include "/etc/passwd`` stays one file name. Control characters (a newline
     would start a new directive line) and text that is not Unicode are refused by name."""
     if type(filename) is not str:
-        raise TypeError(f"compile(filename=...) takes a str, not {type(filename).__name__} "
-                        f"{filename!r:.60}")
+        raise ArgumentTypeError(f"compile(filename=...) takes a str, not {type(filename).__name__} "
+                                f"{filename!r:.60}")
     bad = next((c for c in filename if ord(c) < 32 or ord(c) == 127), None)
     if bad is not None:
-        raise ValueError(f"compile(filename={filename!r:.80}): a file name cannot hold the "
-                         f"control character {bad!r}; use a name without it")
+        raise ArgumentValueError(f"compile(filename={filename!r:.80}): a file name cannot hold the "
+                                 f"control character {bad!r}; use a name without it")
     try:
         filename.encode("utf-8")
     except UnicodeEncodeError as e:
-        raise ValueError(f"compile(filename={filename!r:.80}): {e.reason} at position "
-                         f"{e.start}; use a name that is valid Unicode") from None
+        raise ArgumentValueError(f"compile(filename={filename!r:.80}): {e.reason} at position "
+                                 f"{e.start}; use a name that is valid Unicode") from None
     try:
         line = operator.index(first_line) if type(first_line) is not bool else 0
     except TypeError:
         line = 0
     if not 1 <= line <= 2**31 - 1:
-        raise ValueError(f"compile(first_line={first_line!r:.40}) must be an int from 1 to "
-                         f"2147483647 (the line number of the source's first line)")
+        raise ArgumentValueError(f"compile(first_line={first_line!r:.40}) must be an int from 1 to "
+                                 f"2147483647 (the line number of the source's first line)")
     quoted = filename.replace("\\", "\\\\").replace('"', '\\"')
     return f'#line {line} "{quoted}"'
 

@@ -26,6 +26,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .errors import ArgumentValueError
+
 HIP_SUFFIXES = (".hip", ".cpp", ".cu", ".cc", ".cxx")  # .cpp/.cu/.cc/.cxx only with __global__
 SKIP_DIRS = {".git", "build", "node_modules", "__pycache__", ".venv", "venv"}
 SMOKE_BUFFER = 1 << 20  # bytes behind each pointer argument in a smoke run
@@ -179,13 +181,13 @@ def load_compile_commands(path: Path) -> dict[Path, Flags]:
     try:
         entries = json.loads(path.read_text())
     except (OSError, ValueError) as e:
-        raise ValueError(f"--compile-commands {path}: cannot read it ({e})") from None
+        raise ArgumentValueError(f"--compile-commands {path}: cannot read it ({e})") from None
     if not isinstance(entries, list):
-        raise ValueError(f"--compile-commands {path}: expected a JSON list of commands")
+        raise ArgumentValueError(f"--compile-commands {path}: expected a JSON list of commands")
     out: dict[Path, Flags] = {}
     for i, e in enumerate(entries):
         if not isinstance(e, dict) or "file" not in e:
-            raise ValueError(f"--compile-commands {path}: entry {i} has no 'file'")
+            raise ArgumentValueError(f"--compile-commands {path}: entry {i} has no 'file'")
         directory = Path(e.get("directory") or path.parent)
         args = e.get("arguments") or shlex.split(e.get("command", ""))
         out[(directory / e["file"]).resolve()] = parse_command(args, directory)
@@ -203,7 +205,7 @@ def run_corpus(root: str | os.PathLike, archs: Sequence[str] = ("gfx942",), *,
 
     base = Path(root).resolve()
     if not base.is_dir():
-        raise ValueError(f"hipwb corpus: {root} is not a folder")
+        raise ArgumentValueError(f"hipwb corpus: {root} is not a folder")
     per_file = load_compile_commands(Path(compile_commands)) if compile_commands else {}
     sources = find_sources(base)
     if per_file:  # the database may name files find_sources skipped (a .cpp without the word)

@@ -28,6 +28,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from . import cache_files as _files
+from .errors import HipwbError
 
 DEVLIB_SOURCE = Path(__file__).parent / "include" / "hipwb" / "devlib" / "hipwb_devlib.hip"
 SYSTEM_OCML_DIRS = ("/usr/lib/x86_64-linux-gnu/amdgcn/bitcode", "/usr/lib/aarch64-linux-gnu/"
@@ -38,7 +39,7 @@ OCML_HINT = ("AMD's device math library (ocml.bc) was not found: install the Deb
              "triton`, or set HIPWB_DEVICE_LIB_PATH to a folder holding ocml.bc")
 
 
-class DevlibError(RuntimeError):
+class DevlibError(HipwbError, RuntimeError):
     """hipwb's device library could not be built (the message holds clang's output)."""
 
 

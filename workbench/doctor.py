@@ -19,6 +19,7 @@ from importlib import metadata
 
 from . import toolchain as tc_mod
 from .arch import ARCHS
+from .argument_types import checked
 from .widgets.base import View, esc, table, wrap
 
 # (distribution, import name, required): what hipwb needs (pyproject.toml) and what it can use.
@@ -215,6 +216,7 @@ def _python(rep: DoctorReport) -> None:
         rep.fixes.append(f"{sys.executable} -m pip install {' '.join(missing)}")
 
 
+@checked
 def doctor() -> DoctorReport:
     """Inspect this machine; see the module docstring for what is checked."""
     rep = DoctorReport()

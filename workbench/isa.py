@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .display import Displayable
+from .errors import ArgumentKeyError
 
 _HEADER_RE = re.compile(r"^(?P<addr>[0-9a-fA-F]+) <(?P<sym>[^>]+)>:\s*$")
 _INSN_RE = re.compile(
@@ -96,7 +97,7 @@ class Listing(Displayable):
         for ins in self.instructions:
             if ins.addr == addr:
                 return ins
-        raise KeyError(f"no instruction at {addr:#x} in {self.symbol}")
+        raise ArgumentKeyError(f"no instruction at {addr:#x} in {self.symbol}")
 
     def mix(self, by: str = "category") -> Counter:
         """Static instruction counts, by category (default) or by mnemonic."""
@@ -286,7 +287,7 @@ def _symbol_instructions(text: str, symbol: str, filename: str | None) -> list[I
             target=m["target"], dual=dual,
         ))
     if not listing.instructions:
-        raise KeyError(f"symbol {symbol!r} not found in the listing")
+        raise ArgumentKeyError(f"symbol {symbol!r} not found in the listing")
     # Drop the padding the assembler puts after the final s_endpgm: s_nop for code alignment,
     # and the s_code_end fill (s_nop on gfx90a) that LLVM appends for instruction prefetch
     # (AMDGPUTargetStreamer.cpp EmitCodeEnd; seen after gfx1100 kernels in llvm-objdump).

@@ -304,7 +304,7 @@ class HipMagics(Magics):
 
     # -- %hipwb --------------------------------------------------------------------------------
     _HIPWB_USAGE = ("usage: %hipwb arch [A[,B]|auto] | device [emulator|rocm[:N]|cuda[:N]|auto]"
-                    " | doctor | cache [clear]")
+                    " | doctor | cache [clear] | traceback [on|off]")
 
     @line_magic
     def hipwb(self, line: str) -> Any:
@@ -314,6 +314,7 @@ class HipMagics(Magics):
         %hipwb device [emulator|rocm|cuda|auto]   show or set the launch device
         %hipwb doctor                  what hipwb found on this machine
         %hipwb cache [clear]           where compiled code objects live / forget them
+        %hipwb traceback [on|off]      show hipwb's own frames in its errors' tracebacks
         """
         try:
             words = shlex.split(line)
@@ -333,6 +334,8 @@ class HipMagics(Magics):
             return None
         if cmd == "cache":
             return self._cache(rest)
+        if cmd == "traceback":
+            return self._traceback(rest)
         what = f"unknown option {cmd!r}" if cmd != "doctor" else f"doctor takes no {rest[0]!r}"
         raise UsageError(f"%hipwb: {what}\n{self._HIPWB_USAGE}")
 
@@ -362,6 +365,15 @@ class HipMagics(Magics):
         except ImportError as e:
             raise UsageError(f"%hipwb device: this device is not available here ({e})") from None
         print(f"device: {dev.name}")
+
+    def _traceback(self, rest: list[str]) -> None:
+        from .errors import show_tracebacks
+
+        if rest not in ([], ["on"], ["off"]):
+            raise UsageError("%hipwb traceback takes on or off")
+        on = show_tracebacks(rest == ["on"] if rest else None)
+        print(f"hipwb errors show {'every frame' if on else 'your frames only'} "
+              f"(%hipwb traceback {'off' if on else 'on'} to change)")
 
     def _cache(self, rest: list[str]) -> None:
         if rest == ["clear"]:

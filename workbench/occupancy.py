@@ -34,7 +34,9 @@ from typing import Any, Protocol
 
 from .arch import Arch
 from .arch import get as get_arch
+from .argument_types import checked
 from .display import Displayable
+from .errors import ArgumentTypeError, ArgumentValueError
 
 __all__ = [
     "LIMITERS", "LLVM_RULES", "Occupancy", "OccupancyArgumentError", "OccupancyTable",
@@ -63,7 +65,7 @@ _RULE_SINCE = {"block-range": 20}
 _RULE_UNTIL = {"lds-granule": 22}  # last LLVM major that ignores the granule (measured: 19, 22)
 
 
-class OccupancyArgumentError(ValueError):
+class OccupancyArgumentError(ArgumentValueError):
     """A numeric argument of the occupancy API is not an int in its valid range (negative,
     fractional, or above what the arch has); names the argument and the range."""
 
@@ -258,7 +260,7 @@ def _field(resources: Any, name: str, default: Any = None) -> Any:
 def _int_field(resources: Any, name: str, a: Arch | None = None) -> int:
     value = _field(resources, name)
     if value is None:
-        raise TypeError(
+        raise ArgumentTypeError(
             f"resources has no {name!r}: pass workbench Resources (or an object/dict with "
             "vgprs, agprs, sgprs, lds_bytes)"
         )
@@ -271,6 +273,7 @@ def _int_field(resources: Any, name: str, a: Arch | None = None) -> int:
     return _int_arg(f"resources.{name}", value, 0, hi, what)
 
 
+@checked
 def occupancy(
     resources: ResourcesLike | Any,
     arch: str | Arch,
@@ -514,6 +517,7 @@ class OccupancyTable(Displayable):
         return "\n".join(out)
 
 
+@checked
 def occupancy_table(arch: str | Arch, wave_size: int | None = None, *,
                     block_size: int = 256, vgprs: int | None = None, sgprs: int | None = None,
                     lds_bytes: int | None = None) -> OccupancyTable:

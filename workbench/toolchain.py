@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import cache_files as _files
+from .argument_types import checked
+from .errors import HipwbError
 
 MIN_CLANG_MAJOR = 19
 TOOLS = ("clang", "ld.lld", "llvm-objdump", "llvm-readelf")
@@ -31,7 +33,7 @@ APT_PACKAGES = ("clang-22", "lld-22", "llvm-22")
 APT_FALLBACK = ("clang-19", "lld-19", "llvm-19")
 
 
-class ToolchainError(RuntimeError):
+class ToolchainError(HipwbError, RuntimeError):
     """No usable LLVM with the AMDGPU target was found; the message says how to install one."""
 
 
@@ -208,6 +210,7 @@ def _read_probes(path: Path) -> dict[str, dict]:
 _found: Toolchain | None = None
 
 
+@checked
 def find_toolchain(*, probe_cache: bool = True) -> Toolchain:
     """The first usable toolchain in docs/architecture.md's search order, or ToolchainError with a
     hint.

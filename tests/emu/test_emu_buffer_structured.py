@@ -271,9 +271,27 @@ def test_rdna3_swizzled_16_byte_elements_dwordx4():
                                       _at(src, first + 4 * kk, off + 4 * kk + 4 <= 32))
 
 
+# ---- an assumption, labelled -----------------------------------------------------------
+@pytest.mark.parametrize("arch", CDNA)
+def test_gfx9_swizzle_enable_without_an_index_is_linear_and_says_it_is_assumed(arch):
+    """HipKittens' V#: stride, cache swizzle and swizzle enable, read with offen only. The gfx9
+    guide gives no element size; linear addressing (the raw range check included) is what
+    HipKittens' validated GEMMs rely on, and the emulator says so with a warning."""
+    from workbench.emu.errors import EmulatorAssumption
+
+    src = _src(1024)
+    off = (np.arange(64, dtype=np.int64) * 12) % 4200  # past num_records for some lanes
+    out = np.zeros(64, np.uint32)
+    with pytest.warns(EmulatorAssumption, match=r"kernel 's_load_off': gfx9 V# with swizzle_en "
+                                                r"and no index .* addressed linearly"):
+        _k(arch, "s_load_off")[1, 64](src, off.astype(np.int32), out, 512 | 0xC000, 4096,
+                                      GFX9, 0)
+    np.testing.assert_array_equal(out, _at(src, off, off + 4 <= 4096))
+
+
 # ---- refused by name ------------------------------------------------------------------------
 REFUSED = [
-    ("gfx942", "s_load_off", 16 | 0x8000, GFX9, "no element-size field"),
+    ("gfx942", "s_load_idx", 16 | 0x8000, GFX9, "no element-size field"),
     ("gfx942", "s_load_idx", 0, GFX9, "idxen with stride 0"),
     ("gfx942", "s_load_idx", 16, GFX9 | TID, "add_tid_enable with idxen"),
     ("gfx1100", "s_load_idx", 16 | 2 << 14, FMT | 3 << OOB, "swizzle enable 2"),

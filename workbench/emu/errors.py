@@ -1,10 +1,11 @@
 """Errors raised by the emulator; each names the kernel, instruction, address and lanes."""
 from __future__ import annotations
 
+from ..errors import HipwbError
 from ..errors import KernelFault as _RuntimeKernelFault
 
 
-class EmulatorError(RuntimeError):
+class EmulatorError(HipwbError, RuntimeError):
     """Base class: anything the emulator refuses or cannot do."""
 
 
@@ -29,6 +30,11 @@ class BufferResourceError(EmulatorError):
                  resource: tuple[int, ...] = ()) -> None:
         super().__init__(message)
         self.kernel, self.pc, self.instruction, self.resource = kernel, pc, instruction, resource
+
+
+class EmulatorAssumption(UserWarning):
+    """The emulator ran something the ISA guides leave undefined the way hardware evidence says
+    it behaves; the message names the assumption and its evidence."""
 
 
 class BudgetExceeded(EmulatorError):

@@ -28,6 +28,8 @@ from functools import cache
 
 from ..arch import ARCHS
 from ..arch import get as get_arch
+from ..argument_types import checked
+from ..errors import ArgumentTypeError, ArgumentValueError
 from .formulas import (
     CdnaInput,
     CdnaOutput,
@@ -318,6 +320,7 @@ def archs() -> tuple[str, ...]:
     return tuple(a for a in ARCHS if _family(a))
 
 
+@checked(public="matrix_instructions")
 def instructions(arch: str = "gfx942", *, wave_size: int | None = None) -> list[MatrixInstruction]:
     """All catalog instructions of `arch` for one wave size (default: the arch's default)."""
     a = get_arch(arch)  # raises a clear ValueError for unknown archs
@@ -330,10 +333,11 @@ def names(arch: str = "gfx942", *, wave_size: int | None = None) -> list[str]:
     return [i.name for i in instructions(arch, wave_size=wave_size)]
 
 
+@checked(public="matrix_instruction")
 def get(name: str, arch: str = "gfx942", *, wave_size: int | None = None) -> MatrixInstruction:
     """Look up a matrix instruction by mnemonic (or an LLVM alias spelling) on `arch`."""
     if not isinstance(name, str):
-        raise TypeError(f"instruction name must be a str, got {type(name).__name__}")
+        raise ArgumentTypeError(f"instruction name must be a str, got {type(name).__name__}")
     key = name.strip().lower()
     table = instructions(arch, wave_size=wave_size)
     for ins in table:
@@ -341,8 +345,8 @@ def get(name: str, arch: str = "gfx942", *, wave_size: int | None = None) -> Mat
             return ins
     arch_name = get_arch(arch).name
     if not _table(arch_name):
-        raise ValueError(f"{arch_name} has no matrix (MFMA/WMMA) instructions; archs with "
-                         f"them: {', '.join(archs())}")
+        raise ArgumentValueError(f"{arch_name} has no matrix (MFMA/WMMA) instructions; archs with "
+                                 f"them: {', '.join(archs())}")
     hint = ""
     other = [a for a in archs() if a != arch_name
              and builtins.any(key == i.name or key in i.aliases for i in _table(a))]
@@ -351,5 +355,5 @@ def get(name: str, arch: str = "gfx942", *, wave_size: int | None = None) -> Mat
     known = [i.name for i in table]
     close = difflib.get_close_matches(key, known, n=3, cutoff=0.6)
     sugg = f"; did you mean {', '.join(close)}?" if close else ""
-    raise ValueError(f"unknown matrix instruction {name!r} on {arch_name}"
-                     f"{sugg}{hint} (see workbench.layouts.names({arch_name!r}))")
+    raise ArgumentValueError(f"unknown matrix instruction {name!r} on {arch_name}"
+                             f"{sugg}{hint} (see workbench.layouts.names({arch_name!r}))")

@@ -23,6 +23,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..errors import ArgumentValueError
+
 __all__ = ["CdnaInput", "CdnaOutput", "F8f6f4Input", "Gfx11Input", "Gfx11Output", "Gfx12Input",
            "Gfx12Output"]
 
@@ -68,7 +70,7 @@ class CdnaInput:
     def k_per_lane(self) -> int:
         kpl, rem = divmod(self.k * self.outer * self.blocks, self.wave_size)
         if rem or kpl == 0:
-            raise ValueError(f"{self} does not tile a wave of {self.wave_size} lanes")
+            raise ArgumentValueError(f"{self} does not tile a wave of {self.wave_size} lanes")
         return kpl
 
     def place(self, b, i, k):
@@ -223,7 +225,7 @@ class Gfx12Input:
                 lane = 32 * ((k // 8) % 2) + 16 * ((k // 16) % 2) + i
                 reg = np.zeros_like(k)
         else:
-            raise ValueError(f"no gfx12 WMMA input layout for {self.bits}-bit elements")
+            raise ArgumentValueError(f"no gfx12 WMMA input layout for {self.bits}-bit elements")
         elem = k % _per_reg(self.bits)
         return lane[None], reg, elem
 

@@ -23,6 +23,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..display import Displayable
+from ..errors import ArgumentValueError
 from .layout import OPERANDS, Layout, Location, Placer
 
 __all__ = ["GatherIndex", "MatrixInstruction", "blgp_lane", "spans_registers"]
@@ -53,7 +54,7 @@ def blgp_lane(lane, blgp: int):
         return (lane + 16) % 64
     if 4 <= blgp <= 7:
         return 16 * (blgp - 4) + lane % 16
-    raise ValueError(f"blgp must be in 0..7, got {blgp!r}")
+    raise ArgumentValueError(f"blgp must be in 0..7, got {blgp!r}")
 
 
 def _ro(a: np.ndarray) -> np.ndarray:
@@ -144,10 +145,10 @@ class MatrixInstruction(Displayable):
 
     def _check_opsel(self, op: str, opsel: int) -> None:
         if not isinstance(opsel, int) or not 0 <= opsel <= 7:
-            raise ValueError(f"{self.name}: opsel must be in 0..7, got {opsel!r}")
+            raise ArgumentValueError(f"{self.name}: opsel must be in 0..7, got {opsel!r}")
         if opsel and not self.cd_opsel:
-            raise ValueError(f"{self.name} on {self.arch} has no OPSEL-selected C/D halves "
-                             "(only RDNA3 16-bit-output WMMA does)")
+            raise ArgumentValueError(f"{self.name} on {self.arch} has no OPSEL-selected C/D halves "
+                                     "(only RDNA3 16-bit-output WMMA does)")
 
     # -- f8f6f4 format selection -----------------------------------------------------------------
     def with_formats(self, cbsz: int = 0, blgp: int = 0) -> MatrixInstruction:
@@ -156,9 +157,10 @@ class MatrixInstruction(Displayable):
         pass count). The result is a fixed selection: its ``formats`` is empty and
         ``format_codes`` says which one it is, so its layouts need no modifiers."""
         if not self.formats:
-            raise ValueError(f"{self.name} on {self.arch} has no CBSZ/BLGP format selection"
-                             + (f" (this entry is the selection cbsz={self.format_codes[0]}, "
-                                f"blgp={self.format_codes[1]})" if self.passes_by_bits else ""))
+            raise ArgumentValueError(
+                f"{self.name} on {self.arch} has no CBSZ/BLGP format selection"
+                + (f" (this entry is the selection cbsz={self.format_codes[0]}, "
+                   f"blgp={self.format_codes[1]})" if self.passes_by_bits else ""))
         self.check_modifiers(cbsz, 0, blgp)
         return _variant(self, int(cbsz), int(blgp))
 
@@ -168,7 +170,7 @@ class MatrixInstruction(Displayable):
         op = _operand(operand)
         placer = self.a_placer if op == "A" else self.b_placer if op == "B" else None
         if not self.scaled or placer is None:
-            raise ValueError(f"{self.name}: no block scales for operand {op}")
+            raise ArgumentValueError(f"{self.name}: no block scales for operand {op}")
         b, r, c = np.indices(self.shape(op))
         lane = placer.scale_lane(r, c) if op == "A" else placer.scale_lane(c, r)
         return _ro(lane)
@@ -178,34 +180,37 @@ class MatrixInstruction(Displayable):
         """Raise ValueError naming the modifier if CBSZ/ABID/BLGP are illegal here."""
         for nm, v in (("cbsz", cbsz), ("abid", abid), ("blgp", blgp)):
             if not isinstance(v, (int, np.integer)) or v < 0:
-                raise ValueError(f"{self.name}: {nm} must be a non-negative int, got {v!r}")
+                raise ArgumentValueError(f"{self.name}: {nm} must be a non-negative int, got {v!r}")
         if self.formats:
             for nm, v in (("cbsz", cbsz), ("blgp", blgp)):
                 if v >= len(self.formats):
-                    raise ValueError(f"{self.name}: {nm}={v} is not a format code; "
-                                     + ", ".join(f"{i} = {t}" for i, t in
-                                                 enumerate(self.formats)))
+                    raise ArgumentValueError(f"{self.name}: {nm}={v} is not a format code; "
+                                             + ", ".join(f"{i} = {t}" for i, t in
+                                                         enumerate(self.formats)))
             if abid:
-                raise ValueError(f"{self.name}: abid={abid} (no A broadcast on f8f6f4 MFMAs)")
+                raise ArgumentValueError(
+                    f"{self.name}: abid={abid} (no A broadcast on f8f6f4 MFMAs)")
             return
         if (cbsz or abid) and not self.cbsz_abid:
-            raise ValueError(f"{self.name} on {self.arch} does not support CBSZ/ABID "
-                             f"(cbsz={cbsz}, abid={abid})")
+            raise ArgumentValueError(f"{self.name} on {self.arch} does not support CBSZ/ABID "
+                                     f"(cbsz={cbsz}, abid={abid})")
         max_cbsz = self.blocks.bit_length() - 1
         if cbsz > max_cbsz:
-            raise ValueError(f"{self.name}: cbsz={cbsz} exceeds log2(blocks)={max_cbsz}")
+            raise ArgumentValueError(f"{self.name}: cbsz={cbsz} exceeds log2(blocks)={max_cbsz}")
         if abid >= 1 << cbsz:
-            raise ValueError(f"{self.name}: abid={abid} must be < 2**cbsz={1 << cbsz}")
+            raise ArgumentValueError(f"{self.name}: abid={abid} must be < 2**cbsz={1 << cbsz}")
         if blgp and self.blgp is None:
-            raise ValueError(f"{self.name} on {self.arch} does not support BLGP (blgp={blgp})")
+            raise ArgumentValueError(
+                f"{self.name} on {self.arch} does not support BLGP (blgp={blgp})")
         if blgp > 7:
-            raise ValueError(f"{self.name}: blgp must be in 0..7, got {blgp}")
+            raise ArgumentValueError(f"{self.name}: blgp must be in 0..7, got {blgp}")
 
     def source_block(self, block: int, cbsz: int = 0, abid: int = 0) -> int:
         """The A block that feeds `block` under CBSZ/ABID."""
         self.check_modifiers(cbsz, abid, 0)
         if not 0 <= block < self.blocks:
-            raise ValueError(f"{self.name}: block={block} out of range 0..{self.blocks - 1}")
+            raise ArgumentValueError(
+                f"{self.name}: block={block} out of range 0..{self.blocks - 1}")
         return ((block >> cbsz) << cbsz) + abid
 
     def negate_mask(self, blgp: int) -> tuple[bool, bool, bool]:
@@ -240,13 +245,14 @@ class MatrixInstruction(Displayable):
         if self.formats:  # CBSZ/BLGP choose formats: the gather of that format selection
             return _gather(self.with_formats(cbsz, blgp), op, 0, 0, 0, False, replica)
         if (cbsz or abid) and op != "A":
-            raise ValueError(f"{self.name}: CBSZ/ABID apply to operand A, not {op}")
+            raise ArgumentValueError(f"{self.name}: CBSZ/ABID apply to operand A, not {op}")
         if blgp and self.blgp == "lanes" and op != "B":
-            raise ValueError(f"{self.name}: BLGP lane patterns apply to operand B, not {op}")
+            raise ArgumentValueError(
+                f"{self.name}: BLGP lane patterns apply to operand B, not {op}")
         reps = self.layout(op).replicas
         if not isinstance(replica, int) or not 0 <= replica < reps:
-            raise ValueError(f"{self.name}: replica={replica!r} out of range 0..{reps - 1} "
-                             f"for operand {op}")
+            raise ArgumentValueError(f"{self.name}: replica={replica!r} out of range 0..{reps - 1} "
+                                     f"for operand {op}")
         return _gather(self, op, cbsz, abid, blgp if self.blgp == "lanes" else 0,
                        bool(opsel & 4) and op in "CD", replica)
 
@@ -284,8 +290,8 @@ class MatrixInstruction(Displayable):
         v = _check_vgprs(self, vgprs, operand, g)
         want = (v.shape[0], *lay.shape)
         if np.shape(values) != want:
-            raise ValueError(f"{self.name}: values for {operand} must have shape {want}, "
-                             f"got {np.shape(values)}")
+            raise ArgumentValueError(f"{self.name}: values for {operand} must have shape {want}, "
+                                     f"got {np.shape(values)}")
         lanes, reg = lay.all_lanes_table(), lay.reg_table()
         if lay.bits == 64:
             vals = np.asarray(values, dtype=np.uint64)
@@ -335,20 +341,21 @@ def spans_registers(g: GatherIndex) -> bool:
 def _operand(operand: str) -> str:
     op = operand.upper() if isinstance(operand, str) else operand
     if op not in OPERANDS:
-        raise ValueError(f"operand must be one of 'A', 'B', 'C', 'D', got {operand!r}")
+        raise ArgumentValueError(f"operand must be one of 'A', 'B', 'C', 'D', got {operand!r}")
     return op
 
 
 def _check_vgprs(ins: MatrixInstruction, vgprs, operand: str, g: GatherIndex) -> np.ndarray:
     v = vgprs
     if not isinstance(v, np.ndarray) or v.dtype != np.uint32 or v.ndim != 3:
-        raise ValueError(f"{ins.name}: vgprs for {operand} must be a uint32 array "
-                         f"[waves, regs, lanes], got {getattr(v, 'dtype', type(v))} "
-                         f"{getattr(v, 'shape', '')}")
+        raise ArgumentValueError(f"{ins.name}: vgprs for {operand} must be a uint32 array "
+                                 f"[waves, regs, lanes], got {getattr(v, 'dtype', type(v))} "
+                                 f"{getattr(v, 'shape', '')}")
     need = ins.layout(operand).regs
     if v.shape[1] < need or v.shape[2] < ins.wave_size:
-        raise ValueError(f"{ins.name}: operand {operand} needs [W, >={need}, >={ins.wave_size}]"
-                         f" registers, got {v.shape}")
+        raise ArgumentValueError(
+            f"{ins.name}: operand {operand} needs [W, >={need}, >={ins.wave_size}]"
+            f" registers, got {v.shape}")
     return v
 
 

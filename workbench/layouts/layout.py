@@ -13,6 +13,7 @@ from typing import Any, NamedTuple, Protocol
 import numpy as np
 
 from ..display import Displayable
+from ..errors import ArgumentValueError
 
 __all__ = ["Layout", "Location", "Placer"]
 
@@ -66,7 +67,7 @@ class Layout(Displayable):
                  dtype: str, instruction: str = "", arch: str = "", matrix: Any = None,
                  opsel: int = 0) -> None:
         if operand not in OPERANDS:
-            raise ValueError(f"operand must be one of {OPERANDS}, got {operand!r}")
+            raise ArgumentValueError(f"operand must be one of {OPERANDS}, got {operand!r}")
         self.operand = operand
         self.placer = placer
         self.shape = tuple(int(s) for s in shape)
@@ -116,7 +117,7 @@ class Layout(Displayable):
     def lane_table(self, replica: int = 0) -> np.ndarray:
         """[blocks, rows, cols] lane of each element (replica 0 = first location)."""
         if not 0 <= replica < self.replicas:
-            raise ValueError(f"replica must be in 0..{self.replicas - 1}, got {replica}")
+            raise ArgumentValueError(f"replica must be in 0..{self.replicas - 1}, got {replica}")
         return self._placed[0][replica]
 
     def all_lanes_table(self) -> np.ndarray:
@@ -163,7 +164,8 @@ class Layout(Displayable):
     # -- point queries ---------------------------------------------------------------------------
     def _check(self, what: str, value: int, limit: int) -> int:
         if not isinstance(value, (int, np.integer)) or not 0 <= value < limit:
-            raise ValueError(f"{self._name()}: {what}={value!r} out of range 0..{limit - 1}")
+            raise ArgumentValueError(
+                f"{self._name()}: {what}={value!r} out of range 0..{limit - 1}")
         return int(value)
 
     def location(self, block: int, row: int, col: int) -> list[Location]:

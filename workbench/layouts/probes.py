@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from ..errors import ArgumentValueError
 from .catalog import instructions
 from .instruction import MatrixInstruction
 
@@ -55,7 +56,7 @@ def _call(ins: MatrixInstruction) -> str:
         return f"{b}(a[t], b[t], c[t], {c}, {f}, 0, sa[t], 0, sb[t])"
     if ins.builtin_form == "wmma_int":
         return f"{b}(true, a[t], true, b[t], c[t], false)"  # signed A, signed B, no clamp
-    raise ValueError(f"{ins.name}: unknown builtin form {ins.builtin_form!r}")
+    raise ArgumentValueError(f"{ins.name}: unknown builtin form {ins.builtin_form!r}")
 
 
 def probe_source(instrs: MatrixInstruction | Iterable[MatrixInstruction]) -> str:

@@ -32,6 +32,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import arch as _arch
+from ..errors import ArgumentIndexError, ArgumentTypeError, ArgumentValueError
 from .instructions import DsInstruction, ds_instruction
 from .phases import PhaseTable, _ranges, phase_table
 
@@ -73,19 +74,22 @@ def _as_addresses(addresses, op: DsInstruction) -> tuple[np.ndarray, bool]:
                 np.all(a == np.floor(a)):
             a = a.astype(np.int64)
         else:
-            raise TypeError(f"{op.name}: addresses must be integer byte addresses, got dtype "
-                            f"{a.dtype}")
+            raise ArgumentTypeError(
+                f"{op.name}: addresses must be integer byte addresses, got dtype "
+                f"{a.dtype}")
     a = a.astype(np.int64, copy=False)
     if op.addresses == 2:
         if a.ndim not in (2, 3) or a.shape[-1] != 2:
-            raise ValueError(f"{op.name} takes two addresses per lane: pass shape (lanes, 2) or "
-                             f"(executions, lanes, 2), got {a.shape}")
+            raise ArgumentValueError(
+                f"{op.name} takes two addresses per lane: pass shape (lanes, 2) or "
+                f"(executions, lanes, 2), got {a.shape}")
         batch = a.ndim == 3
         a = a if batch else a[None]
     else:
         if a.ndim not in (1, 2):
-            raise ValueError(f"{op.name}: addresses must have shape (lanes,) or (executions, "
-                             f"lanes), got {a.shape}")
+            raise ArgumentValueError(
+                f"{op.name}: addresses must have shape (lanes,) or (executions, "
+                f"lanes), got {a.shape}")
         batch = a.ndim == 2
         a = (a if batch else a[None])[..., None]
     return a, batch
@@ -100,7 +104,7 @@ def _as_exec(exec_mask, n: int, lanes: int, name: str) -> np.ndarray:
     if isinstance(exec_mask, (int, np.integer)) and not isinstance(exec_mask, (bool, np.bool_)):
         m = int(exec_mask)
         if m < 0 or m >> lanes:
-            raise ValueError(f"{name}: exec_mask 0x{m:x} has bits beyond lane {lanes - 1}")
+            raise ArgumentValueError(f"{name}: exec_mask 0x{m:x} has bits beyond lane {lanes - 1}")
         ex = ((np.uint64(m) >> bit) & np.uint64(1)).astype(bool)
         return np.broadcast_to(ex, (n, lanes))
     e = np.asarray(exec_mask)
@@ -108,21 +112,23 @@ def _as_exec(exec_mask, n: int, lanes: int, name: str) -> np.ndarray:
         try:
             return np.broadcast_to(e, (n, lanes))
         except ValueError:
-            raise ValueError(f"{name}: bool exec_mask of shape {e.shape} does not fit "
-                             f"({n} executions, {lanes} lanes)") from None
+            raise ArgumentValueError(f"{name}: bool exec_mask of shape {e.shape} does not fit "
+                                     f"({n} executions, {lanes} lanes)") from None
     if np.issubdtype(e.dtype, np.integer):
         if e.ndim != 1 or e.shape[0] != n:
-            raise ValueError(f"{name}: an integer exec_mask array is read as one bitmask per "
-                             f"execution (shape ({n},)), got {e.shape}; pass a bool array for "
-                             "per-lane masks")
+            raise ArgumentValueError(
+                f"{name}: an integer exec_mask array is read as one bitmask per "
+                f"execution (shape ({n},)), got {e.shape}; pass a bool array for "
+                "per-lane masks")
         e = e.astype(np.uint64)
         if lanes < 64 and np.any(e >> np.uint64(lanes)):
             bad = int(np.flatnonzero(e >> np.uint64(lanes))[0])
-            raise ValueError(f"{name}: exec_mask[{bad}]=0x{int(e[bad]):x} has bits beyond lane "
-                             f"{lanes - 1}")
+            raise ArgumentValueError(
+                f"{name}: exec_mask[{bad}]=0x{int(e[bad]):x} has bits beyond lane "
+                f"{lanes - 1}")
         return ((e[:, None] >> bit[None, :]) & np.uint64(1)).astype(bool)
-    raise TypeError(f"{name}: exec_mask must be None, an int bitmask, a bool array or an "
-                    f"integer array of bitmasks, got {type(exec_mask).__name__}")
+    raise ArgumentTypeError(f"{name}: exec_mask must be None, an int bitmask, a bool array or an "
+                            f"integer array of bitmasks, got {type(exec_mask).__name__}")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -180,8 +186,9 @@ def _validate(addr: np.ndarray, ex: np.ndarray, op: DsInstruction, arch_name: st
         e, lane, which = (int(v[0]) for v in np.nonzero(bad))
         where = f"execution {e}, " if addr.shape[0] > 1 else ""
         pair = f" (address {which})" if addr.shape[2] == 2 else ""
-        raise ValueError(f"{op.name} on {arch_name}: {where}lane {lane}{pair} has byte address "
-                         f"{int(addr[e, lane, which])}, outside 0..0xFFFFFFFF")
+        raise ArgumentValueError(
+            f"{op.name} on {arch_name}: {where}lane {lane}{pair} has byte address "
+            f"{int(addr[e, lane, which])}, outside 0..0xFFFFFFFF")
 
 
 def _prepare(addresses, exec_mask, instruction, arch):
@@ -191,8 +198,9 @@ def _prepare(addresses, exec_mask, instruction, arch):
     n, lanes, _ = addr.shape
     table = phase_table(op, a.name, wave_size=lanes) if lanes in a.wave_sizes else None
     if table is None:
-        raise ValueError(f"{op.name} on {a.name}: addresses describe {lanes} lanes but {a.name} "
-                         f"runs waves of {', '.join(map(str, a.wave_sizes))} lanes")
+        raise ArgumentValueError(
+            f"{op.name} on {a.name}: addresses describe {lanes} lanes but {a.name} "
+            f"runs waves of {', '.join(map(str, a.wave_sizes))} lanes")
     ex = _as_exec(exec_mask, n, lanes, op.name)
     if op.touches_banks:
         _validate(addr, ex, op, a.name)
@@ -306,7 +314,7 @@ class Access:
     def lane_banks(self, lane: int) -> tuple[int, ...]:
         """Banks that ``lane`` touches (empty when the lane is inactive)."""
         if not 0 <= lane < self.lanes:
-            raise IndexError(f"lane {lane} out of range 0..{self.lanes - 1}")
+            raise ArgumentIndexError(f"lane {lane} out of range 0..{self.lanes - 1}")
         if not self.op.touches_banks:
             return ()
         d = self._lane_dwords[lane]
@@ -319,7 +327,7 @@ class Access:
                 return p.index
         if 0 <= lane < self.lanes:
             return -1
-        raise IndexError(f"lane {lane} out of range 0..{self.lanes - 1}")
+        raise ArgumentIndexError(f"lane {lane} out of range 0..{self.lanes - 1}")
 
     # -- text -----------------------------------------------------------------------------
     def _title(self) -> str:
@@ -434,7 +442,7 @@ class AccessBatch:
     def __getitem__(self, i: int) -> Access:
         n = len(self)
         if not -n <= i < n:
-            raise IndexError(f"execution {i} out of range for a batch of {n}")
+            raise ArgumentIndexError(f"execution {i} out of range for a batch of {n}")
         i %= n
         addr = self.addresses[i]
         return _single(self.op, self.arch, self.table, addr[None], self.exec_mask[i][None],

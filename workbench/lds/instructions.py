@@ -12,10 +12,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..errors import ArgumentTypeError, ArgumentValueError, HipwbError
+
 __all__ = ["DsInstruction", "UnsupportedInstruction", "ds_instruction"]
 
 
-class UnsupportedInstruction(ValueError):
+class UnsupportedInstruction(HipwbError, ValueError):
     """A mnemonic that is not a DS instruction this model knows how to place in LDS banks."""
 
 
@@ -55,11 +57,12 @@ class DsInstruction:
         (Table 58 "offset *= 64").
         """
         if self.addresses != 2:
-            raise ValueError(f"{self.name} takes one address per lane; pair_addresses is for "
-                             "READ2/WRITE2 forms")
+            raise ArgumentValueError(
+                f"{self.name} takes one address per lane; pair_addresses is for "
+                "READ2/WRITE2 forms")
         for label, off in (("offset0", offset0), ("offset1", offset1)):
             if not 0 <= int(off) <= 255:
-                raise ValueError(f"{self.name}: {label}={off} does not fit the 8-bit field")
+                raise ArgumentValueError(f"{self.name}: {label}={off} does not fit the 8-bit field")
         base = np.asarray(base, dtype=np.int64)
         return np.stack([base + int(offset0) * self.offset_unit,
                          base + int(offset1) * self.offset_unit], axis=-1)
@@ -100,7 +103,7 @@ def ds_instruction(name: str) -> DsInstruction:
     Raises UnsupportedInstruction naming the mnemonic when it is not a per-lane LDS access.
     """
     if not isinstance(name, str):
-        raise TypeError(f"instruction must be a mnemonic string, got {type(name).__name__}")
+        raise ArgumentTypeError(f"instruction must be a mnemonic string, got {type(name).__name__}")
     n = name.strip().lower()
     if m := _LOAD.match(n):
         return DsInstruction(n, "load", _SIZES[m.group(1)], returns=True)

@@ -11,6 +11,8 @@ from collections.abc import Callable, Iterator, Sequence
 import numpy as np
 
 from .. import arch as _arch
+from ..argument_types import checked
+from ..errors import ArgumentIndexError, ArgumentValueError
 from .analysis import Access, analyze
 from .instructions import DsInstruction, ds_instruction
 from .tile import SharedTile
@@ -24,7 +26,7 @@ class AccessGroup(Sequence[Access]):
 
     def __init__(self, accesses: Sequence[Access], label: str = "") -> None:
         if not accesses:
-            raise ValueError("AccessGroup needs at least one Access")
+            raise ArgumentValueError("AccessGroup needs at least one Access")
         self._items = tuple(accesses)
         self.label = label
 
@@ -84,8 +86,9 @@ class AccessGroup(Sequence[Access]):
 def _op(instruction: str | DsInstruction) -> DsInstruction:
     op = instruction if isinstance(instruction, DsInstruction) else ds_instruction(instruction)
     if not op.touches_banks:
-        raise ValueError(f"{op.name} does not address LDS memory; access patterns need a load, "
-                         "store or atomic")
+        raise ArgumentValueError(
+            f"{op.name} does not address LDS memory; access patterns need a load, "
+            "store or atomic")
     return op
 
 
@@ -93,8 +96,8 @@ def _lanes(arch: str, lanes: int | None) -> int:
     a = _arch.get(arch)
     n = a.default_wave_size if lanes is None else int(lanes)
     if n not in a.wave_sizes:
-        raise ValueError(f"lanes={n} is not a wave size of {a.name} "
-                         f"(supported: {', '.join(map(str, a.wave_sizes))})")
+        raise ArgumentValueError(f"lanes={n} is not a wave size of {a.name} "
+                                 f"(supported: {', '.join(map(str, a.wave_sizes))})")
     return n
 
 
@@ -112,8 +115,9 @@ def _element_addresses(tile: SharedTile, rows: np.ndarray, cols: np.ndarray, act
     for lane in np.flatnonzero(active):
         r, c = int(rows[lane]), int(cols[lane])
         if not (0 <= r < tile.rows and 0 <= c and c + per <= tile.cols):
-            raise IndexError(f"{what}: lane {lane} would access row {r}, cols {c}..{c + per - 1}"
-                             f" of {tile!r} with {op.name} ({op.size} B = {per} element(s))")
+            raise ArgumentIndexError(
+                f"{what}: lane {lane} would access row {r}, cols {c}..{c + per - 1}"
+                f" of {tile!r} with {op.name} ({op.size} B = {per} element(s))")
     act = np.flatnonzero(active)
     if act.size == 0:
         return addr
@@ -123,9 +127,10 @@ def _element_addresses(tile: SharedTile, rows: np.ndarray, cols: np.ndarray, act
         bad = nxt != start + t * tile.elem_bytes
         if bad.any():
             lane = int(act[np.flatnonzero(bad)[0]])
-            raise ValueError(f"{what}: lane {lane}'s {op.name} needs elements ({rows[lane]}, "
-                             f"{cols[lane]})..({rows[lane]}, {cols[lane] + per - 1}) contiguous, "
-                             f"but {tile!r} puts them apart (a swizzle chunk boundary?)")
+            raise ArgumentValueError(
+                f"{what}: lane {lane}'s {op.name} needs elements ({rows[lane]}, "
+                f"{cols[lane]})..({rows[lane]}, {cols[lane] + per - 1}) contiguous, "
+                f"but {tile!r} puts them apart (a swizzle chunk boundary?)")
     addr[act] = start
     return addr
 
@@ -156,8 +161,9 @@ def pattern(tile: SharedTile, fn: Callable[[int], object], instruction="ds_read_
                 rows[lane, j], cols[lane, j] = int(r), int(c)
         except (TypeError, ValueError):
             want = "((row, col), (row, col))" if k == 2 else "(row, col)"
-            raise ValueError(f"pattern for {op.name}: fn({lane}) returned {got!r}, expected "
-                             f"{want} or None") from None
+            raise ArgumentValueError(
+                f"pattern for {op.name}: fn({lane}) returned {got!r}, expected "
+                f"{want} or None") from None
         active[lane] = True
     what = label or f"pattern on {tile!r}"
     addr = np.stack([_element_addresses(tile, rows[:, j], cols[:, j], active, op, what)
@@ -165,6 +171,7 @@ def pattern(tile: SharedTile, fn: Callable[[int], object], instruction="ds_read_
     return analyze(addr if k == 2 else addr[:, 0], active, op, arch, label=label)
 
 
+@checked
 def row_access(tile: SharedTile, row: int, instruction="ds_read_b32", arch: str = "gfx942", *,
                col: int = 0, lanes: int | None = None, label: str = "") -> Access:
     """Lanes read consecutive elements along a row: lane ``i`` starts at flat index
@@ -172,7 +179,7 @@ def row_access(tile: SharedTile, row: int, instruction="ds_read_b32", arch: str 
     not enough for the wave."""
     op = _op(instruction)
     if op.addresses != 1:
-        raise ValueError(f"row_access takes single-address instructions, not {op.name}")
+        raise ArgumentValueError(f"row_access takes single-address instructions, not {op.name}")
     w = _elements_per_access(tile, op)
 
     def fn(lane: int):
@@ -182,13 +189,14 @@ def row_access(tile: SharedTile, row: int, instruction="ds_read_b32", arch: str 
     return pattern(tile, fn, op, arch, lanes=lanes, label=label or f"row {row} of {tile!r}")
 
 
+@checked
 def column_access(tile: SharedTile, col: int, instruction="ds_read_b32", arch: str = "gfx942",
                   *, row: int = 0, lanes: int | None = None, label: str = "") -> Access:
     """Transpose-style read: lane ``i`` reads element ``(row + i, col)``; when the wave is longer
     than the tile, lanes continue at the top of the next column (group)."""
     op = _op(instruction)
     if op.addresses != 1:
-        raise ValueError(f"column_access takes single-address instructions, not {op.name}")
+        raise ArgumentValueError(f"column_access takes single-address instructions, not {op.name}")
     w = _elements_per_access(tile, op)
 
     def fn(lane: int):
@@ -198,6 +206,7 @@ def column_access(tile: SharedTile, col: int, instruction="ds_read_b32", arch: s
     return pattern(tile, fn, op, arch, lanes=lanes, label=label or f"column {col} of {tile!r}")
 
 
+@checked
 def mfma_operand_reads(instr: str = "v_mfma_f32_16x16x16_bf16", operand: str = "A",
                        tile: SharedTile | None = None, instruction="ds_read_b64",
                        arch: str = "gfx942", *, origin: tuple[int, int] = (0, 0),
@@ -216,30 +225,32 @@ def mfma_operand_reads(instr: str = "v_mfma_f32_16x16x16_bf16", operand: str = "
 
     op = _op(instruction)
     if op.addresses != 1:
-        raise ValueError(f"mfma_operand_reads takes single-address instructions, not {op.name}")
+        raise ArgumentValueError(
+            f"mfma_operand_reads takes single-address instructions, not {op.name}")
     if tile is None:
-        raise ValueError("mfma_operand_reads needs the SharedTile the operand is read from")
+        raise ArgumentValueError("mfma_operand_reads needs the SharedTile the operand is read from")
     ins = layouts.get(instr, arch, wave_size=wave_size)
     lay = ins.layout(operand)
     name = f"{ins.name} {lay.operand}"
     if lay.bits % 8:
-        raise ValueError(f"{name}: {lay.bits}-bit elements are not byte-addressable in a "
-                         "SharedTile")
+        raise ArgumentValueError(f"{name}: {lay.bits}-bit elements are not byte-addressable in a "
+                                 "SharedTile")
     if lay.bits // 8 != tile.elem_bytes:
-        raise ValueError(f"{name} has {lay.bits // 8}-byte {lay.dtype} elements but {tile!r} "
-                         f"holds {tile.elem_bytes}-byte elements")
+        raise ArgumentValueError(
+            f"{name} has {lay.bits // 8}-byte {lay.dtype} elements but {tile!r} "
+            f"holds {tile.elem_bytes}-byte elements")
     per = op.size // tile.elem_bytes
     if per < 1 or op.size % tile.elem_bytes:
-        raise ValueError(f"{name}: {op.name} moves {op.size} B, not a whole number of "
-                         f"{tile.elem_bytes}-byte elements")
+        raise ArgumentValueError(f"{name}: {op.name} moves {op.size} B, not a whole number of "
+                                 f"{tile.elem_bytes}-byte elements")
     table = lay.element_table()  # [lanes, regs, elems_per_reg, 3]
     wave = table.shape[0]
     step = 2 if lay.bits == 64 else 1  # a 64-bit element fills a register pair
     slots = table[:, ::step].reshape(wave, -1, 3)  # per lane, elements in register order
     n_el = slots.shape[1]
     if n_el % per:
-        raise ValueError(f"{name}: each lane holds {n_el} elements, not a multiple of the "
-                         f"{per} that one {op.name} moves")
+        raise ArgumentValueError(f"{name}: each lane holds {n_el} elements, not a multiple of the "
+                                 f"{per} that one {op.name} moves")
     blk, r, c = slots[..., 0], slots[..., 1], slots[..., 2]
     outer = lay.rows if lay.operand != "B" else lay.cols  # M (A, C, D) or N (B)
     if lay.operand == "B":  # B is [K, N]: store K-contiguous as [N rows, K cols]
@@ -259,8 +270,8 @@ def mfma_operand_reads(instr: str = "v_mfma_f32_16x16x16_bf16", operand: str = "
         partial = u.any(axis=1) & ~active
         if partial.any():
             lane = int(np.flatnonzero(partial)[0])
-            raise ValueError(f"{name}: lane {lane} has unused register slots inside "
-                             f"{op.name} #{p}")
+            raise ArgumentValueError(f"{name}: lane {lane} has unused register slots inside "
+                                     f"{op.name} #{p}")
         first_r, first_c = trow[:, p * per], tcol[:, p * per]
         # every element of the access must follow the first one along the tile row
         for t in range(1, per):
@@ -268,7 +279,7 @@ def mfma_operand_reads(instr: str = "v_mfma_f32_16x16x16_bf16", operand: str = "
             bad = active & ~ok
             if bad.any():
                 lane = int(np.flatnonzero(bad)[0])
-                raise ValueError(
+                raise ArgumentValueError(
                     f"{name}: lane {lane}'s {op.name} #{p} needs tile elements "
                     f"({first_r[lane]}, {first_c[lane]}) and ({trow[lane, p * per + t]}, "
                     f"{tcol[lane, p * per + t]}) side by side, but they are not adjacent in "

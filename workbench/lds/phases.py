@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .. import arch as _arch
+from ..errors import ArgumentValueError
 from .instructions import DsInstruction, ds_instruction
 
 __all__ = ["PhaseTable", "phase_table"]
@@ -244,11 +245,13 @@ def phase_table(instruction: str | DsInstruction, arch: str = "gfx942",
     a = _arch.get(arch)
     wave = a.default_wave_size if wave_size is None else int(wave_size)
     if wave not in a.wave_sizes:
-        raise ValueError(f"{op.name} on {a.name}: {wave} lanes is not a wave size of {a.name} "
-                         f"(supported: {', '.join(map(str, a.wave_sizes))})")
+        raise ArgumentValueError(
+            f"{op.name} on {a.name}: {wave} lanes is not a wave size of {a.name} "
+            f"(supported: {', '.join(map(str, a.wave_sizes))})")
     if a.lds_bank_width != 4:
-        raise ValueError(f"{a.name}: lds_bank_width={a.lds_bank_width}; the bank model counts "
-                         "4-byte dwords")
+        raise ArgumentValueError(
+            f"{a.name}: lds_bank_width={a.lds_bank_width}; the bank model counts "
+            "4-byte dwords")
     if not op.touches_banks:
         return PhaseTable(a.name, op.name, (), a.lds_banks, "CDNA4 ISA guide §11.3 Table 58",
                           f"{op.name} {_PERMUTE_NOTE}; not measured")
@@ -261,11 +264,12 @@ def phase_table(instruction: str | DsInstruction, arch: str = "gfx942",
     elif a.is_rdna:
         tables = _rdna_tables(wave, a.lds_banks)
     else:  # a new family in arch.py needs its own phase tables here
-        raise ValueError(f"no LDS phase tables for {a.name} (family {a.family!r})")
+        raise ArgumentValueError(f"no LDS phase tables for {a.name} (family {a.family!r})")
     cls = _access_class(op)
     if cls not in tables and cls.startswith("tr"):
-        raise ValueError(f"{op.name} is a gfx950 instruction; {a.name} has no transposing LDS "
-                         "reads (LLVM DSInstructions.td: DS_READ_*_TR_* are gfx950-only)")
+        raise ArgumentValueError(
+            f"{op.name} is a gfx950 instruction; {a.name} has no transposing LDS "
+            "reads (LLVM DSInstructions.td: DS_READ_*_TR_* are gfx950-only)")
     key = cls
     if cls == "b64" and op.kind != "atomic":
         key = "b64_load" if op.kind == "load" else "b64_store"

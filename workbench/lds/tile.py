@@ -10,6 +10,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..errors import ArgumentIndexError, ArgumentTypeError, ArgumentValueError
+
 __all__ = ["SharedTile", "XorSwizzle", "element_size"]
 
 # Element sizes in bytes of the dtype names the workbench uses (and numpy's).
@@ -33,8 +35,9 @@ def element_size(dtype) -> int:
     except TypeError:
         size = 0
     if size <= 0:
-        raise ValueError(f"unknown element dtype {dtype!r}; use a name such as 'f32', 'bf16', "
-                         f"'f16', 'fp8', 'i8' or a numpy dtype (sub-byte types are not supported)")
+        raise ArgumentValueError(
+            f"unknown element dtype {dtype!r}; use a name such as 'f32', 'bf16', "
+            f"'f16', 'fp8', 'i8' or a numpy dtype (sub-byte types are not supported)")
     return int(size)
 
 
@@ -66,10 +69,10 @@ class XorSwizzle:
         for name in ("n", "chunk_bytes", "rows_per_key"):
             v = getattr(self, name)
             if not isinstance(v, (int, np.integer)) or v < 1:
-                raise ValueError(f"XorSwizzle: {name} must be a positive int, got {v!r}")
+                raise ArgumentValueError(f"XorSwizzle: {name} must be a positive int, got {v!r}")
         if self.n & (self.n - 1):
-            raise ValueError(f"XorSwizzle: n={self.n} must be a power of two (the XOR of a "
-                             "chunk index with a key < n must stay inside the row)")
+            raise ArgumentValueError(f"XorSwizzle: n={self.n} must be a power of two (the XOR of a "
+                                     "chunk index with a key < n must stay inside the row)")
 
     def __call__(self, row, chunk):
         row = np.asarray(row)
@@ -95,13 +98,16 @@ class SharedTile:
     def __init__(self, shape: tuple[int, int], dtype="f32", padding: int = 0,
                  swizzle: Swizzle | None = None, base: int = 0) -> None:
         if len(shape) != 2 or any(not isinstance(s, (int, np.integer)) or s < 1 for s in shape):
-            raise ValueError(f"SharedTile: shape must be (rows, cols) of positive ints, got "
-                             f"{shape!r}")
+            raise ArgumentValueError(
+                f"SharedTile: shape must be (rows, cols) of positive ints, got "
+                f"{shape!r}")
         if not isinstance(padding, (int, np.integer)) or padding < 0:
-            raise ValueError(f"SharedTile: padding must be a non-negative int (elements per "
-                             f"row), got {padding!r}")
+            raise ArgumentValueError(
+                f"SharedTile: padding must be a non-negative int (elements per "
+                f"row), got {padding!r}")
         if not isinstance(base, (int, np.integer)) or base < 0:
-            raise ValueError(f"SharedTile: base must be a non-negative byte address, got {base!r}")
+            raise ArgumentValueError(
+                f"SharedTile: base must be a non-negative byte address, got {base!r}")
         self.rows, self.cols = int(shape[0]), int(shape[1])
         self.dtype = dtype
         self.elem_bytes = element_size(dtype)
@@ -112,19 +118,21 @@ class SharedTile:
         row_bytes = self.cols * self.elem_bytes
         if swizzle is not None:
             if not callable(swizzle):
-                raise TypeError(f"SharedTile: swizzle must be an XorSwizzle or a callable "
-                                f"f(row, chunk) -> chunk, got {type(swizzle).__name__}")
+                raise ArgumentTypeError(f"SharedTile: swizzle must be an XorSwizzle or a callable "
+                                        f"f(row, chunk) -> chunk, got {type(swizzle).__name__}")
             cb = self.chunk_bytes
             if cb < self.elem_bytes or cb % self.elem_bytes:
-                raise ValueError(f"SharedTile: swizzle chunk of {cb} B must hold whole "
-                                 f"{self.elem_bytes}-byte elements")
+                raise ArgumentValueError(f"SharedTile: swizzle chunk of {cb} B must hold whole "
+                                         f"{self.elem_bytes}-byte elements")
             if row_bytes % cb:
-                raise ValueError(f"SharedTile: a row of {self.cols} x {self.elem_bytes} B = "
-                                 f"{row_bytes} B is not a whole number of {cb}-byte swizzle "
-                                 "chunks")
+                raise ArgumentValueError(
+                    f"SharedTile: a row of {self.cols} x {self.elem_bytes} B = "
+                    f"{row_bytes} B is not a whole number of {cb}-byte swizzle "
+                    "chunks")
             if isinstance(swizzle, XorSwizzle) and (row_bytes // cb) % swizzle.n:
-                raise ValueError(f"SharedTile: XorSwizzle n={swizzle.n} needs the row's "
-                                 f"{row_bytes // cb} chunks to be a multiple of {swizzle.n}")
+                raise ArgumentValueError(
+                    f"SharedTile: XorSwizzle n={swizzle.n} needs the row's {row_bytes // cb} "
+                    f"chunks to be a multiple of {swizzle.n}")
 
     @property
     def shape(self) -> tuple[int, int]:
@@ -146,11 +154,11 @@ class SharedTile:
         c = np.asarray(col)
         for name, v, lim in (("row", r, self.rows), ("col", c, self.cols)):
             if not np.issubdtype(v.dtype, np.integer):
-                raise TypeError(f"{self!r}: {name} indices must be integers, got {v.dtype}")
+                raise ArgumentTypeError(f"{self!r}: {name} indices must be integers, got {v.dtype}")
             bad = (v < 0) | (v >= lim)
             if np.any(bad):
                 val = int(v[bad].flat[0]) if v.ndim else int(v)
-                raise IndexError(f"{self!r}: {name} {val} out of range 0..{lim - 1}")
+                raise ArgumentIndexError(f"{self!r}: {name} {val} out of range 0..{lim - 1}")
         r, c = np.broadcast_arrays(r.astype(np.int64), c.astype(np.int64))
         byte = c * self.elem_bytes
         if self.swizzle is not None:
@@ -162,9 +170,9 @@ class SharedTile:
             if np.any(bad):
                 rr, ch, nw = np.broadcast_arrays(r, chunk, new)
                 j = int(np.flatnonzero(np.ravel(bad))[0])
-                raise ValueError(f"{self!r}: swizzle maps row {int(np.ravel(rr)[j])} chunk "
-                                 f"{int(np.ravel(ch)[j])} to chunk {int(np.ravel(nw)[j])}, "
-                                 f"outside 0..{nchunks - 1}")
+                raise ArgumentValueError(f"{self!r}: swizzle maps row {int(np.ravel(rr)[j])} chunk "
+                                         f"{int(np.ravel(ch)[j])} to chunk {int(np.ravel(nw)[j])}, "
+                                         f"outside 0..{nchunks - 1}")
             byte = new * cb + within
         out = self.base + r * self.pitch + byte
         return int(out) if out.ndim == 0 else out

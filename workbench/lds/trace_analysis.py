@@ -31,6 +31,8 @@ from typing import Any
 
 import numpy as np
 
+from ..argument_types import checked
+from ..errors import ArgumentIndexError, ArgumentKeyError, ArgumentTypeError, ArgumentValueError
 from ..text_table import text_table
 from .analysis import Access, _lane_dwords, _phase_counts, analyze, analyze_batch
 from .instructions import DsInstruction, UnsupportedInstruction, ds_instruction
@@ -175,12 +177,12 @@ class InstructionConflicts:
     def access(self, execution: int | None = None) -> Access:
         """The analysed ``Access`` of one execution (default: the worst one, else the first)."""
         if self.executions == 0:
-            raise IndexError(f"{self.label} has no executions")
+            raise ArgumentIndexError(f"{self.label} has no executions")
         if execution is None:
             execution = self.worst.execution if self.worst is not None else 0
         if not -self.executions <= execution < self.executions:
-            raise IndexError(f"{self.label}: execution {execution} out of range for "
-                             f"{self.executions} executions")
+            raise ArgumentIndexError(f"{self.label}: execution {execution} out of range for "
+                                     f"{self.executions} executions")
         row = int(self.rows[execution % self.executions])
         addr = self._row_addresses(row)
         ex = np.asarray(self._records.exec)[row].astype(bool)
@@ -301,8 +303,9 @@ class TraceConflicts:
             if ins.pc == pc:
                 return ins
         known = ", ".join(f"{i.pc:#x}" for i in sorted(self.instructions, key=lambda i: i.pc))
-        raise KeyError(f"{self.kernel}: no modelled DS instruction at pc {pc:#x} in the trace "
-                       f"(DS pcs: {known or 'none'})")
+        raise ArgumentKeyError(
+            f"{self.kernel}: no modelled DS instruction at pc {pc:#x} in the trace "
+            f"(DS pcs: {known or 'none'})")
 
     # -- totals ----------------------------------------------------------------------------
     @property
@@ -450,23 +453,25 @@ _COLUMNS = ("pc", "mnemonic", "exec", "addr", "two_addr", "width", "source_line"
 def _records(trace: Any) -> Any:
     rec = getattr(trace, "ds", None)
     if rec is None:
-        raise TypeError(f"trace_conflicts needs a trace with a 'ds' table of DS records (an "
-                        f"emulator Trace from kernel.trace[grid, block](...)), got "
-                        f"{type(trace).__name__}")
+        raise ArgumentTypeError(
+            f"trace_conflicts needs a trace with a 'ds' table of DS records (an "
+            f"emulator Trace from kernel.trace[grid, block](...)), got "
+            f"{type(trace).__name__}")
     missing = [c for c in _COLUMNS if getattr(rec, c, None) is None]
     if missing:
-        raise TypeError(f"trace.ds lacks column(s) {', '.join(missing)} (needs "
-                        f"{', '.join(_COLUMNS)})")
+        raise ArgumentTypeError(f"trace.ds lacks column(s) {', '.join(missing)} (needs "
+                                f"{', '.join(_COLUMNS)})")
     n = len(np.asarray(rec.pc))
     for c in _COLUMNS[1:]:
         if len(np.asarray(getattr(rec, c))) != n:
-            raise ValueError(f"trace.ds.{c} has {len(np.asarray(getattr(rec, c)))} rows but "
-                             f"trace.ds.pc has {n}")
+            raise ArgumentValueError(
+                f"trace.ds.{c} has {len(np.asarray(getattr(rec, c)))} rows but "
+                f"trace.ds.pc has {n}")
     a = np.asarray(rec.addr)
     ex = np.asarray(rec.exec)
     if ex.ndim != 2 or a.ndim not in (2, 3) or a.shape[:2] != ex.shape:
-        raise ValueError(f"trace.ds.addr {a.shape} and trace.ds.exec {ex.shape} must be "
-                         "[n, lanes(, 2)] and [n, lanes]")
+        raise ArgumentValueError(f"trace.ds.addr {a.shape} and trace.ds.exec {ex.shape} must be "
+                                 "[n, lanes(, 2)] and [n, lanes]")
     return rec
 
 
@@ -481,11 +486,13 @@ def _source_lines(source: Any) -> tuple[list[str] | None, int]:
         return source.splitlines(), 1
     text = getattr(source, "source", None)
     if not isinstance(text, str):
-        raise TypeError(f"source must be the kernel's source text, a Module or a Kernel, got "
-                        f"{type(source).__name__}")
+        raise ArgumentTypeError(
+            f"source must be the kernel's source text, a Module or a Kernel, got "
+            f"{type(source).__name__}")
     return text.splitlines(), int(getattr(source, "first_line", 1))
 
 
+@checked
 def trace_conflicts(trace: Any, arch: str | None = None, *, source: Any = None
                     ) -> TraceConflicts:
     """Rank the DS instructions of an emulator trace by modelled bank-conflict cycles.
@@ -524,8 +531,9 @@ def trace_conflicts(trace: Any, arch: str | None = None, *, source: Any = None
         same = mnem[rows] == mnem[rows[0]]
         if not np.all(same):
             other = str(mnem[rows[np.flatnonzero(~same)[0]]])
-            raise ValueError(f"{kernel}: trace rows at pc {p:#x} name different instructions "
-                             f"({', '.join(sorted((name, other)))})")
+            raise ArgumentValueError(
+                f"{kernel}: trace rows at pc {p:#x} name different instructions "
+                f"({', '.join(sorted((name, other)))})")
         line = int(sline[rows[0]]) or None
         try:
             op = ds_instruction(name)
@@ -562,10 +570,12 @@ def _check_rows(kernel: str, pc: int, op: DsInstruction, two: np.ndarray,
     """The recorded access shape must match what the mnemonic says (else the trace is wrong)."""
     want_two = op.addresses == 2
     if np.any(two != want_two):
-        raise ValueError(f"{kernel}: {op.name} at pc {pc:#x} takes {op.addresses} address(es) "
-                         f"per lane but the trace marks rows as "
-                         f"{'two-address' if not want_two else 'single-address'}")
+        raise ArgumentValueError(
+            f"{kernel}: {op.name} at pc {pc:#x} takes {op.addresses} address(es) "
+            f"per lane but the trace marks rows as "
+            f"{'two-address' if not want_two else 'single-address'}")
     bad = width != op.size
     if np.any(bad):
-        raise ValueError(f"{kernel}: {op.name} at pc {pc:#x} moves {op.size} B per lane per "
-                         f"address but the trace recorded width {int(width[bad][0])}")
+        raise ArgumentValueError(
+            f"{kernel}: {op.name} at pc {pc:#x} moves {op.size} B per lane per "
+            f"address but the trace recorded width {int(width[bad][0])}")

@@ -337,8 +337,15 @@ def normalize_dims(value: Any, what: str) -> tuple[int, int, int]:
     """(x, y, z) from an int or a 1-3 tuple, each >= 1."""
     if type(value) is int and value >= 1:  # the common case, kept cheap (launch hot path)
         return (value, 1, 1)
-    dims = (value,) if isinstance(value, (int, np.integer)) else tuple(value)
-    if not 1 <= len(dims) <= 3 or not all(isinstance(d, (int, np.integer)) for d in dims):
+    if isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)):
+        dims = (value,)
+    elif isinstance(value, (tuple, list)):  # a dim3-like object would need its own rule
+        dims = tuple(value)
+    else:
+        raise LaunchError(f"{what} must be an int or a tuple of 1-3 ints, got "
+                          f"{type(value).__name__} {value!r:.40}")
+    if not 1 <= len(dims) <= 3 or not all(isinstance(d, (int, np.integer))
+                                          and not isinstance(d, (bool, np.bool_)) for d in dims):
         raise LaunchError(f"{what} must be an int or a tuple of 1-3 ints, got {value!r}")
     dims = tuple(int(d) for d in dims) + (1,) * (3 - len(dims))
     if any(d < 1 for d in dims):

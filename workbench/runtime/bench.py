@@ -19,6 +19,8 @@ import numpy as np
 
 from ..arch import PEAK_KEYS
 from ..arch import get as get_arch
+from ..argument_types import checked
+from ..errors import ArgumentTypeError
 from .args import BoundArg, bind_args, normalize_dims
 from .errors import LaunchError
 
@@ -190,6 +192,7 @@ def _copy_set(dev: Any, bound: list[BoundArg], keep: list) -> list[BoundArg]:
     return out
 
 
+@checked
 def bench(kernel: Any, grid: Any, block: Any, *args: Any, flops: float | None = None,
           bytes: float | None = None, warmup: int = 10, reps: int = 100, rotate: int = 0,
           flush_l2: bool = False, peak: str | None = None, device: Any = None,
@@ -201,6 +204,10 @@ def bench(kernel: Any, grid: Any, block: Any, *args: Any, flops: float | None = 
     the caches before every launch. ``peak``: which ``Arch.peak_tflops`` entry (e.g. "bf16",
     "fp32_vector") the FLOP rate is compared with on an AMD GPU.
     """
+    if not callable(getattr(kernel, "launch", None)):
+        raise ArgumentTypeError(f"wb.bench: argument 'kernel' takes a Kernel (module.name or a "
+                                f"%%hipkernel name), got {type(kernel).__name__}")
+    grid3, block3 = normalize_dims(grid, "grid"), normalize_dims(block, "block")
     dev = _resolve_device(kernel, device)
     if getattr(dev, "kind", None) == "emulator" or not hasattr(dev, "prepare"):
         raise LaunchError(
@@ -212,7 +219,6 @@ def bench(kernel: Any, grid: Any, block: Any, *args: Any, flops: float | None = 
                           f"warmup={warmup}, rotate={rotate}")
     if peak is not None and peak not in PEAK_KEYS:
         raise LaunchError(f"peak={peak!r} is not one of {', '.join(PEAK_KEYS)}")
-    grid3, block3 = normalize_dims(grid, "grid"), normalize_dims(block, "block")
     # The public path first: every check a launch makes, and a first (untimed) run.
     kernel.launch(grid3, block3, *args, device=dev, dynamic_lds=dynamic_lds)
     info = _kernel_info(kernel, dev)

@@ -12,6 +12,7 @@ import os
 import threading
 from functools import cache
 
+from ..argument_types import checked
 from .device import Device
 from .errors import LaunchError
 
@@ -77,6 +78,7 @@ def parse_device(spec: str | Device) -> Device:
     return _make(kind, int(idx or 0))
 
 
+@checked
 def devices() -> list[Device]:
     """Every device available here: GPUs cupy sees, then the emulator."""
     out: list[Device] = []
@@ -108,6 +110,7 @@ def current_device() -> Device | None:
     return _current
 
 
+@checked
 def get_device() -> Device:
     """The device launches use when none is named."""
     global _current
@@ -117,6 +120,7 @@ def get_device() -> Device:
         return _current
 
 
+@checked
 def set_device(spec: str | Device | None) -> Device:
     """Choose the default device ('emulator', 'rocm[:N]', 'cuda[:N]'); None resets to auto."""
     global _current

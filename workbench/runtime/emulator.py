@@ -15,6 +15,7 @@ import numpy as np
 
 from ..emu.engine.launch import EMULATED_ARCHS, UNSET, Buffer, execute
 from ..emu.machine.elfmap import initial_segment, load_image, segment_of
+from ..errors import ArgumentTypeError
 from .args import BoundArg
 from .device import Dim3, LaunchResult
 from .errors import LaunchError
@@ -74,7 +75,7 @@ class EmulatorDevice:
         max_seconds = options.pop("max_emulation_seconds", UNSET)
         printf_buffer = options.pop("printf_buffer", None)
         if options:
-            raise TypeError(f"EmulatorDevice.launch: unknown option(s) {sorted(options)}")
+            raise ArgumentTypeError(f"EmulatorDevice.launch: unknown option(s) {sorted(options)}")
         if listing is None:
             listing = kernel.isa_for(info.arch)
         bufs: list[Buffer] = []

@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from ..codeobject import DeviceVariable
+from ..errors import ArgumentKeyError
 from .args import element_dtype, vector_type
 from .errors import LaunchError
 
@@ -84,8 +85,8 @@ class Globals:
             if name == v.symbol:
                 return v
         known = ", ".join(f"{v.name} ({v.ctype or '?'})" for v in table.values()) or "none"
-        raise KeyError(f"no __device__/__constant__ variable {name!r} in the module "
-                       f"(variables: {known})")
+        raise ArgumentKeyError(f"no __device__/__constant__ variable {name!r} in the module "
+                               f"(variables: {known})")
 
     def __getitem__(self, name: str) -> Any:
         dev = self.device

@@ -45,6 +45,7 @@ from typing import Any
 
 import numpy as np
 
+from ..argument_types import checked
 from ..errors import GPU_OOB, KernelFault
 from .args import BoundArg
 from .errors import LaunchError
@@ -69,6 +70,7 @@ _state = {"on": True}
 _warned: set[tuple[str, str]] = set()
 
 
+@checked
 def set_guard(enabled: bool) -> bool:
     """Turn the launch guard on or off for this session; returns the previous setting.
 

@@ -19,6 +19,8 @@ from typing import Any
 
 import numpy as np
 
+from ..argument_types import checked
+from ..errors import ArgumentTypeError
 from .ctypes_map import _plain, element_dtype, vector_type
 from .errors import LaunchError
 
@@ -84,9 +86,10 @@ def _field_of(cls: type, name: str, t: Any) -> StructField:
         sub = struct_layout(nested)
         return StructField(name, nested.__name__, 0, sub.size, sub.align, "struct", sub=sub)
     if not isinstance(t, str):
-        raise TypeError(f"field {name!r} of {cls.__name__} is annotated {t!r}: annotate it with "
-                        f"its C type as a string (\"const float*\", \"int\", \"float[4]\") or a "
-                        f"nested dataclass")
+        raise ArgumentTypeError(
+            f"field {name!r} of {cls.__name__} is annotated {t!r}: annotate it with "
+            f"its C type as a string (\"const float*\", \"int\", \"float[4]\") or a "
+            f"nested dataclass")
     ctype = t.strip()
     from ..clang_ast import pointee as _pointee
 
@@ -97,8 +100,9 @@ def _field_of(cls: type, name: str, t: Any) -> StructField:
     if m is not None:
         dt = element_dtype(m.group(1))
         if dt is None or vector_type(m.group(1)) is not None:
-            raise TypeError(f"field {name!r} of {cls.__name__}: {ctype!r} is an array of a type "
-                            f"hipwb does not lay out (arrays of numeric scalars only)")
+            raise ArgumentTypeError(
+                f"field {name!r} of {cls.__name__}: {ctype!r} is an array of a type "
+                f"hipwb does not lay out (arrays of numeric scalars only)")
         n, es = int(m.group(2)), _dtype_size(dt)
         return StructField(name, ctype, 0, n * es, es, "array", dt, n)
     vec = vector_type(ctype)
@@ -112,9 +116,10 @@ def _field_of(cls: type, name: str, t: Any) -> StructField:
     if dt is None:
         hint = (f"; if {ctype} is a nested dataclass, define it at module level (a string "
                 f"annotation is looked up in {cls.__module__})" if ctype.isidentifier() else "")
-        raise TypeError(f"field {name!r} of {cls.__name__}: C type {ctype!r} is not one hipwb "
-                        f"lays out (pointers, numeric scalars, HIP vector types, arrays of "
-                        f"scalars, nested dataclasses){hint}")
+        raise ArgumentTypeError(
+            f"field {name!r} of {cls.__name__}: C type {ctype!r} is not one hipwb "
+            f"lays out (pointers, numeric scalars, HIP vector types, arrays of "
+            f"scalars, nested dataclasses){hint}")
     es = _dtype_size(dt)
     return StructField(name, ctype, 0, es, es, "scalar", dt)
 
@@ -126,7 +131,7 @@ def struct_layout(cls: type) -> StructLayout:
     dataclass without fields is an empty C++ class: 1 byte (ISO C++ [intro.object]: a complete
     object has nonzero size; HipKittens' ``gl`` holds one, its TMA-descriptor dictionary)."""
     if not (isinstance(cls, type) and dataclasses.is_dataclass(cls)):
-        raise TypeError(f"{cls!r} is not a dataclass")
+        raise ArgumentTypeError(f"{cls!r} is not a dataclass")
     fields, off, align = [], 0, 1
     for f in dataclasses.fields(cls):
         sf = _field_of(cls, f.name, f.type)
@@ -143,6 +148,7 @@ def struct_layout(cls: type) -> StructLayout:
 _MIRRORS: dict[tuple, tuple[Any, dict[str, type]]] = {}
 
 
+@checked
 def struct_type(kernel: Any, arg: int | str = 0, arch: str | None = None) -> type:
     """A dataclass mirroring the by-value struct argument ``arg`` (index or name) of
     ``kernel``, built from clang's own layout of the struct (``-fdump-record-layouts``, run on
@@ -150,6 +156,10 @@ def struct_type(kernel: Any, arg: int | str = 0, arch: str | None = None) -> typ
     as declared. Each field's offset and the size are checked against clang's and the code
     object's, so an instance is laid out exactly as the kernel reads it:
     ``Args = struct_type(m.saxpy); m.saxpy[g, b](Args(x=x, y=y, n=n, alpha=2.0))``."""
+    if not callable(getattr(kernel, "info", None)):
+        raise ArgumentTypeError(f"wb.struct_type: argument 'kernel' takes a Kernel "
+                                f"(module.name, module['name'] or a %%hipkernel name), got "
+                                f"{type(kernel).__name__}")
     info = kernel.info(arch)
     try:
         a = info.args[arg] if isinstance(arg, int) else next(x for x in info.args

@@ -21,6 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .. import arch as _arch
+from ..errors import ArgumentValueError
 
 SOURCES = {
     "FACTS": "shared/reference/amd_hw_facts.md (§3.1 LDS, §6 peak numbers)",
@@ -265,5 +266,5 @@ def get_chip(chip: str | Chip) -> Chip:
         return chip
     key = str(chip).lower().replace(" ", "").replace("-", "")
     if key not in CHIPS:
-        raise ValueError(f"unknown chip {chip!r}; modelled chips: {', '.join(CHIPS)}")
+        raise ArgumentValueError(f"unknown chip {chip!r}; modelled chips: {', '.join(CHIPS)}")
     return CHIPS[key]

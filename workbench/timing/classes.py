@@ -14,6 +14,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ..errors import ArgumentValueError
+
 VALU, TRANS, MFMA, SALU, SMEM, BRANCH, LDS, VMEM_LOAD, VMEM_STORE = range(9)
 WAIT, BARRIER, NOP, SLEEP, PRIO, END, OTHER_INTERNAL = range(9, 16)
 NAMES = ("VALU", "TRANS", "MFMA", "SALU", "SMEM", "BRANCH", "LDS", "VMEM_LOAD", "VMEM_STORE",
@@ -88,7 +90,7 @@ def mfma_class(mnemonic: str, arch: str) -> InstClass:
         pass
     m = _SHAPE.search(base)
     if not m:
-        raise ValueError(f"timing model: cannot read the shape of MFMA {mnemonic!r}")
+        raise ArgumentValueError(f"timing model: cannot read the shape of MFMA {mnemonic!r}")
     M, N, K = (int(x) for x in m.groups())
     # SCHED pass table (FACTS §1.1): gfx950 f8f6f4 16x16x128 = 8 passes with fp8/bf8 operands,
     # 32x32x64 = 16; otherwise 16x16 = 4, 32x32 = 8, 4x4 = 2 passes.

@@ -29,6 +29,7 @@ from collections import Counter
 
 import numpy as np
 
+from ..errors import ArgumentValueError
 from . import classes as C
 from .chips import Chip, get_chip
 from .costs import row_costs
@@ -93,9 +94,10 @@ def _placement(stream: InstStream, groups: list[int], k: int):
 def parse_clock(clock: str, ch: Chip) -> tuple[str, float]:
     """('modelled' | 'max', GHz before the load is known) from the ``clock`` argument."""
     if clock not in ("modelled", "max"):
-        raise ValueError(f"clock={clock!r}: use 'modelled' (the power-limited clock under the "
-                         f"kernel's MFMA load) or 'max' (the {ch['clock_ghz']:g} GHz max engine "
-                         f"clock the spec peaks assume)")
+        raise ArgumentValueError(
+            f"clock={clock!r}: use 'modelled' (the power-limited clock under the "
+            f"kernel's MFMA load) or 'max' (the {ch['clock_ghz']:g} GHz max engine "
+            f"clock the spec peaks assume)")
     return clock, ch["clock_ghz"]
 
 
@@ -117,10 +119,10 @@ def predict(stream: InstStream, chip: str | Chip = "mi355x", *, total_workgroups
     ch = get_chip(chip)
     mode, ghz = parse_clock(clock, ch)
     if stream.arch != ch.arch:
-        raise ValueError(f"the stream is {stream.arch} code but {ch.name} runs {ch.arch}: "
-                         f"compile for {ch.arch}")
+        raise ArgumentValueError(f"the stream is {stream.arch} code but {ch.name} runs {ch.arch}: "
+                                 f"compile for {ch.arch}")
     if len(stream) == 0:
-        raise ValueError("the stream is empty: no wave executed an instruction")
+        raise ArgumentValueError("the stream is empty: no wave executed an instruction")
     grid = stream.grid
     n_wg = total_workgroups or grid[0] * grid[1] * grid[2]
     recorded = sorted(set(stream.wave_workgroup.tolist()))

@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from ..errors import ArgumentValueError
 from ..layouts.layout import index_names
 from .layout_data import UNUSED_COLOR, Placement, lane_colors, position_colors, reg_colors
 
@@ -55,7 +56,7 @@ def geometry(p: Placement) -> dict[str, int]:
 def columns(p: Placement, color_by: str) -> dict[str, Any]:
     """The shared source's columns for one placement (cached: a repeated view is free)."""
     if color_by not in ("lane", "register"):
-        raise ValueError(f"color_by must be 'lane' or 'register', got {color_by!r}")
+        raise ArgumentValueError(f"color_by must be 'lane' or 'register', got {color_by!r}")
     ins, op = p.ins, p.operand
     blocks, rows, cols = p.shape
     g = geometry(p)

@@ -14,6 +14,7 @@ from functools import cache
 
 import numpy as np
 
+from ..errors import ArgumentValueError
 from ..layouts import MatrixInstruction
 
 __all__ = ["Modifiers", "Placement", "legal_modifiers", "matrix_text", "placement",
@@ -67,12 +68,13 @@ def check(ins: MatrixInstruction, operand: str, mods: Modifiers) -> None:
         if value == 0:
             continue
         if name not in legal:
-            raise ValueError(f"{ins.name} on {ins.arch}: {name}={value} does not apply to "
-                             f"operand {operand.upper()}"
-                             + (f" (modifiers here: {', '.join(legal)})" if legal else ""))
+            raise ArgumentValueError(f"{ins.name} on {ins.arch}: {name}={value} does not apply to "
+                                     f"operand {operand.upper()}"
+                                     + (f" (modifiers here: {', '.join(legal)})" if legal else ""))
         if value not in legal[name]:
-            raise ValueError(f"{ins.name} on {ins.arch}: {name}={value} is not legal for operand "
-                             f"{operand.upper()}; allowed: {', '.join(map(str, legal[name]))}")
+            raise ArgumentValueError(
+                f"{ins.name} on {ins.arch}: {name}={value} is not legal for operand "
+                f"{operand.upper()}; allowed: {', '.join(map(str, legal[name]))}")
 
 
 @dataclass(frozen=True, eq=False)  # hashed by identity: placements are cached, one per key
@@ -126,7 +128,7 @@ class Placement:
         """(reg, elem, block, row, col) of the elements register slots of ``lane`` feed, in
         register order."""
         if not 0 <= lane < self.ins.wave_size:
-            raise ValueError(f"lane={lane} out of range 0..{self.ins.wave_size - 1}")
+            raise ArgumentValueError(f"lane={lane} out of range 0..{self.ins.wave_size - 1}")
         sel = np.flatnonzero((self.lane == lane) & self.used)
         order = sel[np.lexsort((self.col[sel], self.row[sel], self.block[sel],
                                 self.elem[sel], self.reg[sel]))]
@@ -138,7 +140,7 @@ def placement(ins: MatrixInstruction, operand: str, mods: Modifiers = Modifiers(
     """The (element, slot) rows of ``operand`` under ``mods`` (cached per arguments)."""
     op = operand.upper() if isinstance(operand, str) else operand
     if op not in ("A", "B", "C", "D"):
-        raise ValueError(f"operand must be one of 'A', 'B', 'C', 'D', got {operand!r}")
+        raise ArgumentValueError(f"operand must be one of 'A', 'B', 'C', 'D', got {operand!r}")
     check(ins, op, mods)
     return _placement(ins, op, mods)
 

@@ -14,6 +14,8 @@ from typing import Any
 
 from .. import layouts
 from ..arch import get as get_arch
+from ..argument_types import checked
+from ..errors import ArgumentValueError
 from ..layouts import MatrixInstruction
 from .base import InteractiveView, bokeh_pane, esc, wrap
 from .layout_data import Modifiers, facts, lane_words, legal_modifiers, placement
@@ -32,10 +34,10 @@ class LayoutExplorer(InteractiveView):
                  modifiers: Modifiers = NO_MODIFIERS, *, color_by: str = "lane",
                  lane: int | None = None) -> None:
         if color_by not in _COLOR_BY:
-            raise ValueError(f"color_by must be 'lane' or 'register', got {color_by!r}")
+            raise ArgumentValueError(f"color_by must be 'lane' or 'register', got {color_by!r}")
         if lane is not None and (not isinstance(lane, int) or not 0 <= lane < ins.wave_size):
-            raise ValueError(f"lane={lane!r} out of range 0..{ins.wave_size - 1} for "
-                             f"{ins.name} (wave{ins.wave_size})")
+            raise ArgumentValueError(f"lane={lane!r} out of range 0..{ins.wave_size - 1} for "
+                                     f"{ins.name} (wave{ins.wave_size})")
         self.ins = ins
         self.placement = placement(ins, operand, modifiers)  # validates operand and modifiers
         self.operand = self.placement.operand
@@ -53,6 +55,7 @@ class LayoutExplorer(InteractiveView):
         return LayoutWidget(self)
 
 
+@checked
 def layout(instruction: str | MatrixInstruction = "v_mfma_f32_16x16x16_bf16",
            arch: str = "gfx942", operand: str = "A", *, wave_size: int | None = None,
            cbsz: int = 0, abid: int = 0, blgp: int = 0, opsel: int = 0,

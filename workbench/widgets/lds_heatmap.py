@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from ..argument_types import checked
+from ..errors import ArgumentTypeError, ArgumentValueError
 from .base import InteractiveView, bokeh_pane, esc, table, wrap
 from .lds_panels import IDLE, OK, Grid, Panel, check_mode_view, colour, grid_text, ink, panel
 
@@ -51,7 +53,7 @@ def grid_html(g: Grid) -> str:
 def _per_panel(value: Any, n: int, name: str) -> list[Any]:
     if isinstance(value, (tuple, list)):
         if len(value) != n:
-            raise ValueError(f"{name}={value!r}: give one value per subject ({n})")
+            raise ArgumentValueError(f"{name}={value!r}: give one value per subject ({n})")
         return list(value)
     return [value] * n
 
@@ -229,6 +231,7 @@ def _summary_html(text: str) -> str:
             f"{esc(text)}</pre>")
 
 
+@checked
 def lds_heatmap(*subjects: Any, labels: Sequence[str] | None = None,
                 rank: int | Sequence[int | None] | None = None,
                 line: int | Sequence[int | None] | None = None, mode: str = "worst",
@@ -244,13 +247,14 @@ def lds_heatmap(*subjects: Any, labels: Sequence[str] | None = None,
     or "lanes". ``arch``/``source`` are passed to ``trace_conflicts`` for Trace subjects.
     """
     if not subjects:
-        raise TypeError("lds_heatmap needs at least one Trace, trace_conflicts() result, Access "
-                        "or AccessGroup")
+        raise ArgumentTypeError(
+            "lds_heatmap needs at least one Trace, trace_conflicts() result, Access "
+            "or AccessGroup")
     n = len(subjects)
     if labels is None:
         labels = ("before", "after") if n == 2 else [""] * n
     if len(labels) != n:
-        raise ValueError(f"labels={labels!r}: give one label per subject ({n})")
+        raise ArgumentValueError(f"labels={labels!r}: give one label per subject ({n})")
     sources = _per_panel(source, n, "source")
     panels = [panel(s, title=t, arch=arch, source=src)
               for s, t, src in zip(subjects, labels, sources)]

@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from ..errors import ArgumentIndexError, ArgumentTypeError, ArgumentValueError
 from ..lds import Access, AccessGroup
 from ..lds.analysis import bank_char
 from ..lds.phases import _ranges
@@ -26,8 +27,8 @@ def check_mode_view(mode: str, view: str) -> None:
     """Raise ValueError naming ``mode`` or ``view`` when it is not one of MODES / VIEWS."""
     for name, value, allowed in (("mode", mode, MODES), ("view", view, VIEWS)):
         if value not in allowed:
-            raise ValueError(f"{name} must be one of {', '.join(map(repr, allowed))}, "
-                             f"got {value!r}")
+            raise ArgumentValueError(f"{name} must be one of {', '.join(map(repr, allowed))}, "
+                                     f"got {value!r}")
 
 # Cell colours: idle, one dword per bank (no conflict), then 2-way .. 8+-way (light to dark red).
 IDLE = "#f2f2f2"
@@ -193,14 +194,16 @@ class Panel:
         or by mnemonic (likewise); 0 when nothing is asked."""
         if rank is not None:
             if not 0 <= rank < len(self.items):
-                raise IndexError(f"{self.title}: rank {rank} out of range 0..{len(self.items) - 1}")
+                raise ArgumentIndexError(
+                    f"{self.title}: rank {rank} out of range 0..{len(self.items) - 1}")
             return rank
         if line is not None:
             hits = [i for i, it in enumerate(self.items) if it.line == line]
             if not hits:
                 lines = sorted({it.line for it in self.items if it.line is not None})
-                raise ValueError(f"{self.title}: no DS instruction on line {line} (lines with "
-                                 f"DS instructions: {', '.join(map(str, lines)) or 'none'})")
+                raise ArgumentValueError(
+                    f"{self.title}: no DS instruction on line {line} (lines with "
+                    f"DS instructions: {', '.join(map(str, lines)) or 'none'})")
             return hits[0]  # items are ranked, so the first is the most conflicted
         if mnemonic is not None:
             for i, it in enumerate(self.items):
@@ -227,8 +230,9 @@ def panel(subject: Any, *, title: str = "", arch: str | None = None,
         subject = trace_conflicts(subject, arch, source=source)
     if isinstance(subject, TraceConflicts):
         if not len(subject):
-            raise ValueError(f"{subject.kernel}: the trace holds no modelled DS instruction to "
-                             "draw")
+            raise ArgumentValueError(
+                f"{subject.kernel}: the trace holds no modelled DS instruction to "
+                "draw")
         name = f"{subject.kernel} ({subject.arch})"
         return Panel(f"{title}: {name}" if title else name,
                      [_trace_item(i) for i in subject], ranked=subject)
@@ -242,9 +246,11 @@ def panel(subject: Any, *, title: str = "", arch: str | None = None,
         return Panel(f"{title}: {name}" if title else name, items, group=subject)
     if isinstance(subject, Access):
         if not subject.op.touches_banks:
-            raise ValueError(f"{subject.instruction} does not access LDS banks; nothing to draw")
+            raise ArgumentValueError(
+                f"{subject.instruction} does not access LDS banks; nothing to draw")
         name = subject.label or subject.instruction
         return Panel(f"{title}: {name}" if title else name, [_access_item(subject)])
-    raise TypeError(f"lds_heatmap takes an emulator Trace (kernel.trace[grid, block](...)), a "
-                    f"trace_conflicts() result, an Access or an AccessGroup (workbench.lds "
-                    f"patterns), got {type(subject).__name__}")
+    raise ArgumentTypeError(
+        f"lds_heatmap takes an emulator Trace (kernel.trace[grid, block](...)), a "
+        f"trace_conflicts() result, an Access or an AccessGroup (workbench.lds "
+        f"patterns), got {type(subject).__name__}")

@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from ..errors import ArgumentValueError
 from .base import InteractiveView, bokeh_pane, details, esc, wrap
 
 KINDS = ("MFMA", "VALU", "LDS read", "LDS write", "global load", "global store", "wait",
@@ -34,8 +35,9 @@ class TimelineView(InteractiveView):
         self.start = int(start or 0)
         self.end = int(end if end is not None else hi)
         if self.end <= self.start:
-            raise ValueError(f"timeline window start={self.start} end={self.end}: end must be "
-                             "after start")
+            raise ArgumentValueError(
+                f"timeline window start={self.start} end={self.end}: end must be "
+                "after start")
         self.width = int(width)
         waves = sorted(report.wave_simd, key=lambda w: (report.wave_simd[w], w))
         self.waves = waves[:max_waves]

@@ -55,7 +55,12 @@ are dropped (§9.1.5.1, §9.4.1 notes):
   On gfx11 the sgpr_offset stays outside the check (LLVM IntrinsicsAMDGPU.td: "soffset
   (excluded from bounds checking and swizzling)").
 
-Refused by name, because the guides leave them undefined: gfx9 swizzle_en (no element size),
+One assumption, warned about (``EmulatorAssumption``) where a kernel relies on it: a gfx9
+swizzle_en V# accessed with no index is addressed linearly with the raw range check (see
+``ASSUMED_LINEAR``: HipKittens' validated GEMMs do exactly this).
+
+Refused by name, because the guides leave them undefined: gfx9 swizzle_en with an index (no
+element size),
 the gfx9 combinations outside the range-check table, swizzle enable 2 ("Reserved"), a swizzled
 access larger than the element size ("A single fetch instruction must not fetch a unit larger
 than const_element_size"), a stride that is not a multiple of the element size, 16-byte accesses
@@ -128,6 +133,28 @@ def describe(r: Resource, wv: int, gen: int) -> str:
     return f"[{raw}] ({f})"
 
 
+# gfx9 swizzle_en with no index (no idxen, no add_tid): the guides give no element size, so
+# the swizzled formula cannot be evaluated; with index 0 it would still move every offset by a
+# factor index_stride, and HipKittens' GEMMs (HazyResearch/HipKittens, kernels/gemm/bf16fp32:
+# make_srsrc sets stride, cache swizzle and swizzle enable, then issues offen-only loads),
+# validated against torch on MI325X and MI355X, read their tiles correctly. So the hardware
+# addresses such an access linearly; it is modelled that way (raw range check), and each kernel
+# that does it is told once, as an assumption, not a documented rule.
+ASSUMED_LINEAR = ("gfx9 V# with swizzle_en and no index (no idxen, no add_tid): addressed "
+                  "linearly as a raw buffer. The ISA guide (CDNA4 Table 48: no element-size "
+                  "field) leaves it undefined; linear is what HipKittens' GEMMs, validated on "
+                  "MI325X/MI355X, rely on")
+
+
+def _assume_linear(st, d: Decoded) -> None:
+    import warnings
+
+    from ...errors import EmulatorAssumption
+
+    name = st.launch.kernel_name if getattr(st, "launch", None) is not None else "?"
+    warnings.warn(f"kernel {name!r}: {ASSUMED_LINEAR}", EmulatorAssumption, stacklevel=2)
+
+
 class Access:
     """One buffer instruction's addressing: its operands, read per lock-step group.
 
@@ -186,9 +213,12 @@ class Access:
                  "data format 0 (BUF_DATA_FORMAT_INVALID, an unbound resource) in V# dword 3 "
                  "[18:15]; make_buffer_rsrc flags 0x00020000 (data format 32) is the gfx9 "
                  "convention")
-            need(r.esize != 0,
+            indexed = r.tid | self.idxen
+            need((r.esize != 0) & indexed,
                  "swizzle_en set, but the gfx9 V# has no element-size field (CDNA4 ISA Table 48), "
                  "so swizzled addressing is undefined")
+            if ((r.esize != 0) & ~indexed & live).any():
+                _assume_linear(st, self.d)
             need(r.tid & self.idxen,
                  "add_tid_enable with idxen: no range-check rule for it (CDNA4 ISA §9.1.5.1 "
                  "covers private: add_tid and no idxen; structured: idxen, no add_tid)")
