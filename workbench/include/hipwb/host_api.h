@@ -18,6 +18,7 @@
 
 #include "config.h"
 #include "coordinates.h"
+#include "../hip/hip_version.h"
 
 #define __HIPWB_HOST __host__
 
@@ -186,6 +187,12 @@ typedef enum hipDeviceAttribute_t {
   hipDeviceAttributeMaxSharedMemoryPerMultiprocessor,
 } hipDeviceAttribute_t;
 
+/* LDS bank width requests (driver_types.h); accepted and ignored by ROCm on AMD GPUs */
+typedef enum hipSharedMemConfig {
+  hipSharedMemBankSizeDefault,
+  hipSharedMemBankSizeFourByte,
+  hipSharedMemBankSizeEightByte
+} hipSharedMemConfig;
 typedef enum hipFuncCache_t {
   hipFuncCachePreferNone,
   hipFuncCachePreferShared,
@@ -306,6 +313,8 @@ __HIPWB_HOST hipError_t hipMemcpyPeer(void *__dst, int __dstDevice, const void *
                                       size_t __n);
 __HIPWB_HOST hipError_t hipMemset(void *__dst, int __value, size_t __n);
 __HIPWB_HOST hipError_t hipMemsetAsync(void *__dst, int __value, size_t __n, hipStream_t __stream = 0);
+__HIPWB_HOST hipError_t hipMemcpyWithStream(void *__dst, const void *__src, size_t __n,
+                                            hipMemcpyKind __kind, hipStream_t __stream);
 __HIPWB_HOST hipError_t hipMemsetD32(void *__dst, int __value, size_t __count);
 __HIPWB_HOST hipError_t hipMemset2D(void *__dst, size_t __pitch, int __value, size_t __width,
                                     size_t __height);
@@ -334,6 +343,8 @@ __HIPWB_HOST hipError_t hipSetDeviceFlags(unsigned int __flags);
 __HIPWB_HOST hipError_t hipGetDeviceProperties(hipDeviceProp_t *__prop, int __device);
 __HIPWB_HOST hipError_t hipDeviceGetAttribute(int *__value, hipDeviceAttribute_t __attr, int __device);
 __HIPWB_HOST hipError_t hipDeviceSetCacheConfig(hipFuncCache_t __config);
+__HIPWB_HOST hipError_t hipDeviceSetSharedMemConfig(hipSharedMemConfig __config);
+__HIPWB_HOST hipError_t hipDeviceGetSharedMemConfig(hipSharedMemConfig *__config);
 __HIPWB_HOST hipError_t hipDeviceCanAccessPeer(int *__can, int __device, int __peer);
 __HIPWB_HOST hipError_t hipDeviceEnablePeerAccess(int __peer, unsigned int __flags);
 __HIPWB_HOST hipError_t hipDeviceDisablePeerAccess(int __peer);
@@ -349,6 +360,7 @@ __HIPWB_HOST hipError_t hipStreamCreateWithPriority(hipStream_t *__stream, unsig
                                                     int priority);
 __HIPWB_HOST hipError_t hipStreamDestroy(hipStream_t __stream);
 __HIPWB_HOST hipError_t hipStreamSynchronize(hipStream_t __stream);
+__HIPWB_HOST int hipGetStreamDeviceId(hipStream_t __stream);
 __HIPWB_HOST hipError_t hipStreamQuery(hipStream_t __stream);
 __HIPWB_HOST hipError_t hipStreamWaitEvent(hipStream_t __stream, hipEvent_t __event,
                                            unsigned int __flags = 0);
@@ -485,17 +497,33 @@ __HIPWB_HOST inline hipChannelFormatDesc hipCreateChannelDesc() {
                                                      : hipChannelFormatKindUnsigned);
 }
 
-/* hipLaunchKernelGGL(kernel, grid, block, shmem, stream, args...): a triple-chevron launch.
- * A function template, as HIP's own under HIP_TEMPLATE_KERNEL_LAUNCH: `kernel<A, B>` passes as
- * one argument (a macro would split it at the comma), and a kernel template named without its
- * arguments converts to F's default, a pointer to a kernel taking exactly the launch's argument
- * types. Naming the kernel in host code makes the device compilation emit that instantiation. */
+/* hipLaunchKernelGGL(kernel, grid, block, shmem, stream, args...): a triple-chevron launch, in
+ * the two forms HIP documents (HIP programming guide, "Kernel launch"; hip_runtime.h):
+ * - by default a macro that becomes `(kernel)<<<grid, block, shmem, stream>>>(args...)`. The
+ *   kernel is one macro argument, so a template-id with commas is written in parentheses,
+ *   `hipLaunchKernelGGL((k<256, W, 4>), ...)`, or as `HIP_KERNEL_NAME(k<256, W, 4>)`; template
+ *   arguments left out are deduced from the launch's arguments, as in any chevron launch.
+ *   The expansion is one statement (`do { ... } while (0)`).
+ * - with HIP_TEMPLATE_KERNEL_LAUNCH defined, a function template: `k<A, B>` then passes as one
+ *   argument even without parentheses, and a kernel template named without its arguments
+ *   converts to F's default, a pointer to a kernel taking exactly the launch's argument types;
+ *   a template-id must then name every template argument (there is nothing to deduce from).
+ * Either way, naming the kernel in host code makes the device compilation emit that
+ * instantiation. */
+#if defined(HIP_TEMPLATE_KERNEL_LAUNCH)
 template <typename... __Args, typename __F = void (*)(__Args...)>
 __host__ inline void hipLaunchKernelGGL(__F __kernel, const dim3 &__grid,
                                                      const dim3 &__block, unsigned int __shmem,
                                                      hipStream_t __stream, __Args... __args) {
   __kernel<<<__grid, __block, __shmem, __stream>>>(__args...);
 }
+#else
+#define __hipwb_launch_ggl(__kernel, __grid, __block, __shmem, __stream, ...)                   \
+  do {                                                                                          \
+    __kernel<<<(__grid), (__block), (__shmem), (__stream)>>>(__VA_ARGS__);                     \
+  } while (0)
+#define hipLaunchKernelGGL(__kernel, ...) __hipwb_launch_ggl((__kernel), __VA_ARGS__)
+#endif
 #define HIP_KERNEL_NAME(...) __VA_ARGS__
 /* hipModuleLaunchKernel's `extra` array markers (HIP's values) */
 #define HIP_LAUNCH_PARAM_BUFFER_POINTER ((void *)0x01)

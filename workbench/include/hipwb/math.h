@@ -185,6 +185,11 @@ __HIPWB_FN_INLINE float min(float __a, float __b) { return __builtin_fminf(__a, 
 __HIPWB_FN_INLINE float max(float __a, float __b) { return __builtin_fmaxf(__a, __b); }
 __HIPWB_FN_INLINE double min(double __a, double __b) { return __builtin_fmin(__a, __b); }
 __HIPWB_FN_INLINE double max(double __a, double __b) { return __builtin_fmax(__a, __b); }
+/* HIP also gives host code int min/max (HIP math API reference, "Integer intrinsics": `__host__
+ * int min(int, int)`, `__host__ int max(int, int)`; clang's __clang_hip_math.h has the same);
+ * host code of AMD's libraries calls them unqualified (hipCUB's DeviceSpmv). */
+static __host__ inline int min(int __a, int __b) { return __b < __a ? __b : __a; }
+static __host__ inline int max(int __a, int __b) { return __a < __b ? __b : __a; }
 
 /* ---- the same names in namespace std (std::exp(x), std::max(a, b), ...) ---- */
 namespace std {

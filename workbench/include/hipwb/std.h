@@ -78,5 +78,13 @@ __device__ static inline void *memset(void *__d, int __c, size_t __n) {
 #if __has_include(<complex>) && !defined(HIPWB_NO_HOST_STD)
 #include <complex>
 #endif
+/* <chrono>: ROCm's runtime headers make std::chrono visible too, and host code of AMD's own
+ * libraries relies on it (rocPRIM 3.3's device/device_transform.hpp times launches with
+ * std::chrono::high_resolution_clock without including <chrono>; hipCUB PR #489, "Add includes
+ * for standard chrono header": "we relied on HIP to include some of these standard library
+ * headers for us"). About 40 ms of CPU per compile; -DHIPWB_NO_HOST_STD leaves it out too. */
+#if __has_include(<chrono>) && !defined(HIPWB_NO_HOST_STD)
+#include <chrono>
+#endif
 
 #endif /* HIPWB_STD_H */
