@@ -31,11 +31,13 @@ F = TypeVar("F", bound=Callable[..., Any])
 _ANY = object()  # an annotation taken as Any
 
 
-def checked(fn: F | None = None, *, public: str | None = None) -> Any:
+def checked(fn: F | None = None, *, public: str | None = None,
+            own: tuple[str, ...] = ()) -> Any:
     """Decorate a public function: its arguments are checked against its annotations.
-    ``@checked(public="get_arch")`` names it as ``wb`` exports it."""
+    ``@checked(public="get_arch")`` names it as ``wb`` exports it; ``own=("block_size",)``
+    leaves those arguments to the function's own check (one that also names their range)."""
     if fn is None:
-        return functools.partial(checked, public=public)
+        return functools.partial(checked, public=public, own=own)
     sig = inspect.signature(fn)
     hints: dict[str, Any] = {}
     resolved = False
@@ -53,7 +55,7 @@ def checked(fn: F | None = None, *, public: str | None = None) -> Any:
             raise ArgumentTypeError(f"{name}: {e} (its arguments: {takes})") from None
         for pname, value in bound.arguments.items():
             hint = hints.get(pname, _ANY)
-            if hint is _ANY:
+            if hint is _ANY or pname in own:
                 continue
             kind = sig.parameters[pname].kind
             if kind is inspect.Parameter.VAR_POSITIONAL:

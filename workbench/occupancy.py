@@ -74,6 +74,11 @@ class OccupancyArgumentError(ArgumentValueError):
         self.argument = argument
 
 
+class OccupancyArgumentTypeError(OccupancyArgumentError, TypeError):
+    """The same, for a value that is not an int at all (a str, a float, a bool): also a
+    ``TypeError``, as Python raises for a wrong type."""
+
+
 #: The oldest LLVM major hipwb supports (DESIGN: clang >= 19 with the AMDGPU target).
 MIN_LLVM_MAJOR = 19
 
@@ -88,8 +93,8 @@ def _int_arg(name: str, value: Any, lo: int, hi: int | None, what: str = "") -> 
             raise TypeError
         v = operator.index(value)  # ints and numpy integers; not floats, strings, None
     except TypeError:
-        raise OccupancyArgumentError(f"{name} must be an int in {span}{why}, got "
-                                     f"{type(value).__name__} {value!r}", name) from None
+        raise OccupancyArgumentTypeError(f"{name} must be an int in {span}{why}, got "
+                                         f"{type(value).__name__} {value!r}", name) from None
     if v < lo or (hi is not None and v > hi):
         raise OccupancyArgumentError(f"{name}={v} is outside {span}{why}", name)
     return v
@@ -273,7 +278,7 @@ def _int_field(resources: Any, name: str, a: Arch | None = None) -> int:
     return _int_arg(f"resources.{name}", value, 0, hi, what)
 
 
-@checked
+@checked(own=("resources", "block_size", "dynamic_lds", "wave_size"))
 def occupancy(
     resources: ResourcesLike | Any,
     arch: str | Arch,
@@ -517,7 +522,7 @@ class OccupancyTable(Displayable):
         return "\n".join(out)
 
 
-@checked
+@checked(own=("wave_size", "block_size", "vgprs", "sgprs", "lds_bytes"))
 def occupancy_table(arch: str | Arch, wave_size: int | None = None, *,
                     block_size: int = 256, vgprs: int | None = None, sgprs: int | None = None,
                     lds_bytes: int | None = None) -> OccupancyTable:
