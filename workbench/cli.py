@@ -14,6 +14,8 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
+from .compile_options import block_size
+
 EXIT_OK, EXIT_COMPILE, EXIT_USAGE = 0, 1, 2
 _PASSED_THROUGH = ("-std=", "-f", "-W", "-w", "-m")  # clang flags taken without --option
 
@@ -36,7 +38,7 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParse
     c.add_argument("-I", dest="includes", action="append", default=[], metavar="DIR")
     c.add_argument("-O", dest="opt", default="3", choices=["0", "1", "2", "3", "s", "z"])
     c.add_argument("--wave64", action="store_true", help="compile RDNA targets for wave64")
-    c.add_argument("--block", type=int, help="block size for the occupancy summary")
+    c.add_argument("--block", type=block_size, help="block size for the occupancy summary")
     c.add_argument("--no-cache", action="store_true", help="compile even if cached")
     c.add_argument("--option", dest="options", action="append", default=[], metavar="FLAG",
                    help="a clang flag, e.g. --option=-std=c++20 (flags spelled -std=, -f..., "
@@ -92,7 +94,7 @@ def _compile(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         source = path.read_text()
     except (OSError, UnicodeDecodeError) as e:
         return _usage(parser, f"cannot read {args.file}: {e}")
-    if args.arch:
+    if args.arch is not None:
         arch_text = args.arch
     else:
         from .doctor import rocm_gpu_arch

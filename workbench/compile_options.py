@@ -6,13 +6,14 @@ ValueErrors naming the option, which each front end turns into its own usage err
 
 from __future__ import annotations
 
+import argparse
 import re
 from collections.abc import Iterable
 
 from .arch import get as get_arch
 from .errors import ArgumentValueError
 
-__all__ = ["parse_archs", "parse_defines"]
+__all__ = ["block_size", "parse_archs", "parse_defines"]
 
 
 def parse_defines(items: Iterable[str]) -> dict[str, str | None]:
@@ -35,3 +36,15 @@ def parse_archs(text: str) -> tuple[str, ...]:
         return tuple(dict.fromkeys(get_arch(a).name for a in names))
     except ValueError as e:
         raise ArgumentValueError(f"--arch: {e}") from None
+
+
+def block_size(text: str) -> int:
+    """``--block N`` (an argparse ``type=``): threads per block, 1 to 1024 (the most any AMD
+    target runs); argparse names the option in its error."""
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"invalid int value: {text!r}") from None
+    if not 1 <= n <= 1024:
+        raise argparse.ArgumentTypeError(f"a block size is 1 to 1024 threads, got {n}")
+    return n

@@ -12,7 +12,7 @@ from . import cache_files as _files
 from . import toolchain as _tc
 from .codeobject import DeviceVariable, KernelInfo
 from .compile_diagnostics import CompileError, Diagnostic
-from .errors import ArgumentKeyError
+from .errors import ArgumentAttributeError, ArgumentKeyError, ArgumentTypeError
 from .kernel_names import spellings
 
 DEFAULT_FILENAME = "cell"
@@ -229,6 +229,10 @@ class Module:
         """The launchable kernel ``name`` (``workbench.Kernel``), by any spelling
         ``CodeObject.kernel`` takes (``"k<-1, 2>"``, ``"k_m1_2"``, the symbol): one object
         per kernel, named by its Python name."""
+        if not isinstance(name, str):
+            raise ArgumentTypeError(f"Module.get_function(name): takes a kernel name (str), got "
+                                    f"{type(name).__name__} {name!r:.40} (kernels: "
+                                    f"{', '.join(self.kernel_names()) or 'none'})")
         for co in self.objects.values():
             try:
                 name = co.kernel(name).name
@@ -249,7 +253,8 @@ class Module:
         if self._has_kernel(name):
             return self.get_function(name)
         known = ", ".join(self.kernel_names()) or "none"
-        raise AttributeError(f"Module has no attribute or kernel {name!r} (kernels: {known})")
+        raise ArgumentAttributeError(f"Module has no attribute or kernel {name!r} (kernels: "
+                                     f"{known})")
 
     def __dir__(self) -> list[str]:
         return sorted({*super().__dir__(), *self.kernel_names()})

@@ -86,6 +86,11 @@ def compile(
     from .arch import get as get_arch
 
     line_directive = _line_directive(first_line, filename)
+    opt_level = _opt_level(opt_level)
+    if "\0" in source:
+        line = source.count("\n", 0, source.index("\0")) + first_line
+        raise ArgumentValueError(f"compile(source): the source holds a NUL byte (line {line} of "
+                                 f"{filename}); is it a binary file? Remove the NUL bytes")
     archs = (arch,) if isinstance(arch, str) else tuple(arch)
     if not archs:
         raise ArgumentValueError("compile() needs at least one arch")
@@ -206,6 +211,19 @@ def _variables(tc, ast_base: list[str], src: Path, work: Path,
              for s, p in procs.items()}
     return {arch: {names[s]: DeviceVariable(names[s], s, vaddr, size, sec, types.get(s))
                    for s, vaddr, size, sec in vs} for arch, vs in found.items()}
+
+
+_OPT_LEVELS = ("0", "1", "2", "3", "s", "z")
+
+
+def _opt_level(value: int | str) -> str:
+    """``opt_level`` as clang's -O suffix; anything else is refused by name."""
+    text = (value if isinstance(value, str) else str(operator.index(value))
+            if hasattr(value, "__index__") and not isinstance(value, bool) else None)
+    if text not in _OPT_LEVELS:
+        raise ArgumentValueError(f"compile(opt_level={value!r:.40}): takes one of 0, 1, 2, 3, "
+                                 f"'s', 'z' (clang's -O levels)")
+    return text
 
 
 def _line_directive(first_line: int, filename: str) -> str:

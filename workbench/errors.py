@@ -101,6 +101,10 @@ class ArgumentKeyError(HipwbError, KeyError):
         return str(self.args[0]) if self.args else ""
 
 
+class ArgumentAttributeError(HipwbError, AttributeError):
+    """An attribute that does not exist (``module.nope``: no such kernel); lists those that do."""
+
+
 class ArgumentIndexError(HipwbError, IndexError):
     """An index (lane, row, execution, rank) outside its range; names the range."""
 

@@ -78,7 +78,8 @@ def _hipkernel_parser() -> _Parser:
     p.add_argument("-I", dest="includes", action="append", default=[], metavar="DIR")
     p.add_argument("--show", default="summary", choices=SHOW_CHOICES)
     p.add_argument("--wave64", action="store_true", help="compile RDNA targets for wave64")
-    p.add_argument("--block", type=int, help="block size for the occupancy summary")
+    p.add_argument("--block", type=compile_options.block_size,
+                   help="block size for the occupancy summary")
     p.add_argument("--time", metavar="CHIP", help="print the modelled timing of --launch on "
                    "CHIP (mi300x, mi355x)")
     p.add_argument("--launch", metavar="EXPR", help="with --time: kernel[grid, block](args...)")
@@ -240,10 +241,10 @@ class HipMagics(Magics):
             args = _hipkernel_parser().parse_args(shlex.split(line))
         except ValueError as e:  # shlex: unbalanced quotes
             raise UsageError(f"%%hipkernel: cannot parse options {line!r}: {e}") from None
-        archs = parse_archs(args.arch) if args.arch else self.default_archs()
+        archs = parse_archs(args.arch) if args.arch is not None else self.default_archs()
         timed = _timing_request(args)
         if timed is not None and timed[0].arch not in archs:
-            archs = [*archs, timed[0].arch] if args.arch else [timed[0].arch]
+            archs = [*archs, timed[0].arch] if args.arch is not None else [timed[0].arch]
         defines = parse_defines(args.defines)
         options = ["-mwavefrontsize64"] if args.wave64 else []
         first_line = self._first_line(cell)
@@ -287,6 +288,11 @@ class HipMagics(Magics):
         if len(parts) != 1:
             raise UsageError("%%hipfile takes one file name, e.g. %%hipfile tile.h")
         name = parts[0]
+        bad = next((c for c in name if ord(c) < 32 or ord(c) == 127), None)
+        if bad is not None or not name.strip(". /"):
+            what = f"the control character {bad!r}" if bad is not None else "no file name"
+            raise UsageError(f"%%hipfile {name!r}: a header name with {what}; use a name such "
+                             f"as tile.h")
         rel = Path(name)
         if rel.is_absolute() or ".." in rel.parts or name.endswith("/"):
             raise UsageError(f"%%hipfile {name}: use a relative name without '..', e.g. tile.h")

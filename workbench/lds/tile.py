@@ -97,7 +97,9 @@ class SharedTile:
 
     def __init__(self, shape: tuple[int, int], dtype="f32", padding: int = 0,
                  swizzle: Swizzle | None = None, base: int = 0) -> None:
-        if len(shape) != 2 or any(not isinstance(s, (int, np.integer)) or s < 1 for s in shape):
+        if (not isinstance(shape, (tuple, list)) or len(shape) != 2
+                or any(not isinstance(s, (int, np.integer)) or isinstance(s, bool) or s < 1
+                       for s in shape)):
             raise ArgumentValueError(
                 f"SharedTile: shape must be (rows, cols) of positive ints, got "
                 f"{shape!r}")

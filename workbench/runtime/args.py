@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import re
 import struct
 from dataclasses import dataclass
 from typing import Any
@@ -107,6 +108,8 @@ def to_host(x: Any) -> np.ndarray:
         t = x.detach()
         if str(t.dtype) == "torch.bfloat16":
             t = t.view(_torch().int16)  # numpy has no bfloat16: share the raw bits
+        elif str(t.dtype).startswith("torch.float8"):
+            t = t.view(_torch().uint8)  # nor fp8 (e4m3fn, e5m2, ...fnuz): the bytes as stored
         return t.numpy()
     if mod == "cupy":
         return x.get()
@@ -203,7 +206,16 @@ def _typed(arg: KernelArg, dt: str, value: Any, where: Any) -> BoundArg:
         # round to nearest even on the dropped 16 bits (bfloat16 = top half of float32)
         bits = (bits + 0x7FFF + ((bits >> 16) & 1)) >> 16
         return BoundArg(arg, "scalar", np.uint16(bits & 0xFFFF), dt)
-    return BoundArg(arg, "scalar", np.dtype(dt).type(value), dt)
+    try:
+        with np.errstate(over="ignore"):
+            out = np.dtype(dt).type(value)
+        finite = np.isfinite(value)
+    except OverflowError:  # an int beyond any float
+        out, finite = np.inf, True
+    if finite and not np.isfinite(out):
+        raise LaunchError(f"{where} ({arg.ctype}) cannot hold {value!r:.40}: it overflows to inf "
+                          f"in {dt} (largest {np.finfo(dt).max:g})")
+    return BoundArg(arg, "scalar", out, dt)
 
 
 def _vector(arg: KernelArg, vec: tuple[str, int], value: Any, where: Any) -> BoundArg:
@@ -262,8 +274,13 @@ def _buffer(arg: KernelArg, value: Any, where: str) -> BoundArg:
         _readable_layout(arg, value, where)
     want = element_dtype(arg.pointee)
     got = array_dtype(value)
+    if got.startswith("float8") and want is None and not _is_fp8_type(arg.pointee):
+        raise LaunchError(f"{where} ({arg.ctype}) got a {got} {type(value).__name__}: an fp8 "
+                          f"tensor goes to a pointer to an 8-bit type (__hip_fp8_e4m3, "
+                          f"__hip_fp8_e5m2, their _fnuz forms, unsigned char, uint8_t)")
     if want is not None and got != want:
-        ok_bits = want in ("bfloat16", "float16") and got in ("uint16", "int16")
+        ok_bits = (want in ("bfloat16", "float16") and got in ("uint16", "int16")
+                   or want in ("uint8", "int8") and got.startswith("float8"))
         if not ok_bits:
             raise LaunchError(f"{where} ({arg.ctype}) expects {want} elements, got a {got} "
                               f"{type(value).__name__}")
@@ -271,6 +288,14 @@ def _buffer(arg: KernelArg, value: Any, where: str) -> BoundArg:
         raise LaunchError(f"{where} ({arg.ctype}) is written by the kernel but the array is "
                           "read-only")
     return BoundArg(arg, "buffer", value, want)
+
+
+def _is_fp8_type(pointee: str) -> bool:
+    """Whether a pointee type (no element dtype of its own) is one of HIP's 8-bit float types
+    (``__hip_fp8_e4m3``, ``__hip_fp8_e5m2_fnuz``, ``__hip_fp8x4_...`` are not: 4 bytes)."""
+    words = pointee.replace("const", " ").replace("volatile", " ").split()
+    name = words[-1].split("::")[-1] if words else ""
+    return re.fullmatch(r"__hip_(fp8|bf8)_e[45]m[23](_fnuz)?|__hip_fp8_storage_t", name) is not None
 
 
 def _readable_layout(arg: KernelArg, value: np.ndarray, where: Any) -> None:
@@ -395,9 +420,11 @@ def scalar_converter(bound: BoundArg):
 
         return conv_int
 
-    def conv_float(v, ctor=ctor):
+    big = float(np.finfo(dt).max)
+
+    def conv_float(v, ctor=ctor, big=big):
         t = type(v)
-        return ctor(v) if t is float or t is int else DECLINE
+        return ctor(v) if (t is float or t is int) and -big <= v <= big else DECLINE
 
     return conv_float
 

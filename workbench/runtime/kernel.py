@@ -92,14 +92,18 @@ class Kernel(Displayable):
     # -- launching -------------------------------------------------------------------------
     def __getitem__(self, config: tuple) -> _Launcher:
         # Launchers are kept per configuration so their prebound plans survive between calls.
+        # Keyed by the exact spelling unless all plain ints: (1, 64.0) == (1, 64) as tuples,
+        # and a float block must be refused, not served the valid launch's launcher.
+        key = config if type(config) is tuple and all(type(c) is int for c in config) else (
+            config, repr(config))
         try:
-            hit = self._launchers.get(config)
+            hit = self._launchers.get(key)
         except TypeError:  # an unhashable config (lists): no memo, same checks
             return _Launcher(self, config, self._device, trace=False)
         if hit is None:
             if len(self._launchers) >= _MAX_MEMO:
                 self._launchers.clear()
-            hit = self._launchers[config] = _Launcher(self, config, self._device, trace=False)
+            hit = self._launchers[key] = _Launcher(self, config, self._device, trace=False)
         return hit
 
     @property

@@ -169,13 +169,19 @@ def execute(info: Any, listing: Any, grid: Sequence[int], block: Sequence[int],
         raise EmulatorError(f"lds_oob must be 'fault' or 'hardware', got {lds_oob!r}")
     if not isinstance(force, bool):
         raise LaunchError(f"force= takes True or False, got {force!r}")
+    seconds_given = max_seconds is not UNSET
     max_seconds = (footprint.MAX_EMULATION_SECONDS if max_seconds is UNSET
                    else footprint.resolve_max_seconds(max_seconds))
     pbytes = printf.buffer_size(printf_buffer)
     has_printf = info.hidden("hidden_printf_buffer") is not None
+    timeout_from = "timeout"
     if timeout is UNSET:
         # check mode does per-access bookkeeping in Python: its watchdog allows more time
         timeout = default_timeout(n_waves) * (CHECK_TIMEOUT_FACTOR if check else 1)
+        # a launch's own max_emulation_seconds caps the watchdog too: a loop the estimate
+        # cannot see stops there, not later
+        if seconds_given and max_seconds is not None and not force and max_seconds < timeout:
+            timeout, timeout_from = max_seconds, "max_emulation_seconds"
     elif timeout is not None and not (isinstance(timeout, (int, float)) and timeout > 0):
         raise EmulatorError(f"timeout must be a positive number of seconds or None, "
                             f"got {timeout!r}")
@@ -246,7 +252,7 @@ def execute(info: Any, listing: Any, grid: Sequence[int], block: Sequence[int],
     # the watchdog counts emulation only: decoding a big kernel once (an -O0 build of tens of
     # thousands of instructions takes seconds) is bounded work, not a runaway loop
     launch = Launch(prog, info.name, mem, budget, recorder, timeout=timeout,
-                    started=time.monotonic())
+                    started=time.monotonic(), timeout_from=timeout_from)
     # batches of whole workgroups (register files, scratch and LDS rows within the cap)
     wg_per_batch = fp.workgroups_per_batch
     limit = None if force else max_seconds

@@ -76,6 +76,7 @@ class Launch:
     counts: list = field(default_factory=list)  # wave-instructions per instruction index
     timeout: float | None = None  # wall-clock seconds for the whole launch (None: no limit)
     started: float = 0.0  # time.monotonic() when the launch began
+    timeout_from: str = "timeout"  # the launch option that set ``timeout`` (named in errors)
 
     def __post_init__(self) -> None:
         if not self.counts:
@@ -272,8 +273,10 @@ def _time_error(launch: Launch, g: Group) -> TimeLimitExceeded:
     return TimeLimitExceeded(
         f"kernel {launch.kernel_name!r} still ran after {secs:.1f} s of emulation (timeout "
         f"{launch.timeout:g} s; {launch.executed:,} "
-        f"wave-instructions so far; runaway loop?) at {_where(launch, g.pc)}; pass timeout=... "
-        f"(seconds, None for no limit) to allow more")
+        f"wave-instructions so far; runaway loop?) at {_where(launch, g.pc)}; "
+        + (f"it stopped at max_emulation_seconds={launch.timeout:g}" if
+           launch.timeout_from == "max_emulation_seconds" else
+           "pass timeout=... (seconds, None for no limit) to allow more"))
 
 
 def _interrupted(launch: Launch, g: Group | None) -> EmulationInterrupted:
