@@ -44,6 +44,10 @@ extern "C" __global__ void wait_flag(const volatile int* flag, float* y) {
     y[threadIdx.x] = 1.0f;
 }
 extern "C" __global__ void by_value(Pair p, float* y) { y[threadIdx.x] = p.a + p.b; }
+extern "C" __global__ void axpy(const float* x, float* y, float a, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) y[i] = a * x[i] + y[i];
+}
 struct Views { const float* x; float* y; int n; };
 extern "C" __global__ void copy_struct(Views v, int slack) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -164,6 +168,23 @@ def test_struct_of_pointers_is_checked_and_a_field_overrun_refused_mock_gpu(mod,
     assert "reads field 'v.x' of argument 0 'v' (const float *) at byte offset 1200 " \
            "(element 300) — just past its end; the buffer is 1200 bytes" in str(ei.value)
     assert len(fake.launches) == 1
+
+
+def test_a_scalar_that_cannot_move_an_access_reuses_the_verdict_mock_gpu(mod, rocm, counted):
+    """axpy's a only scales data (workbench.argument_flow proves it from the ISA): a new a
+    every call keeps the verdict, on the full path and the prebound fast path; a new n (it
+    gates which lanes store) is a new signature, checked once."""
+    fake, dev = rocm
+    k = Kernel(mod, "axpy", device=dev)
+    x = dev.cupy.asarray(np.ones(1000, np.float32))
+    y = dev.cupy.asarray(np.zeros(1000, np.float32))
+    for j in range(20):
+        k[4, 256](x, y, 0.5 + j, 1000)
+    assert len(counted) == 1 and len(fake.launches) == 20
+    assert guard.relevance(k, dev, k.info("gfx942")) == (True, True, False, True)
+    k[4, 256](x, y, 2.0, 999)
+    k[4, 256](x, y, 3.0, 999)
+    assert len(counted) == 2
 
 
 def test_guard_false_and_set_guard_override_mock_gpu(mod, rocm, counted):

@@ -32,7 +32,9 @@ user's data is refused too), "inconclusive"
 (budget or time exhausted, an instruction the emulator lacks, no emulated AMD build, ...: the
 launch goes ahead, with one warning per kernel and reason). Verdicts are kept per signature,
 so a repeated launch costs one dict lookup (and a repeat with other data in the same buffers
-keeps the first verdict). Override: ``kernel[grid, block](..., guard=False)``
+keeps the first verdict). A scalar the emulated build's ISA shows cannot reach an address, a
+branch or EXEC (``workbench.argument_flow``: ``y[i] = a * x[i]``'s ``a``) is left out of the
+signature, so a new value of it keeps the verdict too. Override: ``kernel[grid, block](..., guard=False)``
 for one launch, ``wb.set_guard(False)`` for the session.
 """
 
@@ -137,34 +139,87 @@ def boundary_workgroups(grid: tuple[int, int, int]) -> tuple[tuple[int, int, int
 # ---------------------------------------------------------------------------------------------
 # Signatures: what a verdict depends on, computed on the full path and on the fast path alike.
 
-def signature(bound: list[BoundArg], args: tuple) -> tuple:
+def signature(bound: list[BoundArg], args: tuple, keep: tuple | None = None) -> tuple:
     """One hashable item per argument: a buffer's byte size, a plain int/float scalar as
-    given (what the prebound fast path sees), any other by-value argument as its bytes."""
+    given (what the prebound fast path sees), any other by-value argument as its bytes.
+    ``keep`` (``relevance``): a scalar that cannot move an access is None, whatever its value;
+    a struct keeps only the bytes of its dwords that can."""
     out = []
-    for b, a in zip(bound, args):
+    for i, (b, a) in enumerate(zip(bound, args)):
+        k = True if keep is None or i >= len(keep) else keep[i]
         if b.kind == "buffer":
             out.append(b.nbytes())
+        elif k is False:
+            out.append(None)
         elif type(a) is int or type(a) is float:
             out.append(a)
         else:
-            out.append(("bytes", b.scalar_bytes()))
+            raw = b.scalar_bytes()
+            if k is not True:  # the dword indices (within the argument) that count
+                raw = b"".join(raw[4 * d:4 * d + 4] for d in k)
+            out.append(("bytes", raw))
     return tuple(out)
 
 
-def fast_signature(bound: list[BoundArg]):
+def fast_signature(bound: list[BoundArg], keep: tuple | None = None):
     """``argv -> signature`` for the prebound fast path, specialised to this argument list
     (one tuple display, no loop: it runs on every repeated GPU launch). Buffers give their
-    ``.nbytes`` (cupy arrays and torch tensors have it); scalars are themselves."""
-    items = ", ".join(f"argv[{i}].nbytes" if b.kind == "buffer" else f"argv[{i}]"
-                      for i, b in enumerate(bound))
+    ``.nbytes`` (cupy arrays and torch tensors have it); scalars are themselves, or None when
+    ``keep`` says they cannot move an access (as ``signature`` gives)."""
+    def item(i: int, b: BoundArg) -> str:
+        if b.kind == "buffer":
+            return f"argv[{i}].nbytes"
+        k = True if keep is None or i >= len(keep) else keep[i]
+        return "None" if k is False else f"argv[{i}]"
+
+    items = ", ".join(item(i, b) for i, b in enumerate(bound))
     return eval(f"lambda argv: ({items},)")  # noqa: S307 - built from indices only
 
 
-def guarded_plan(plan: Any, verdicts: dict, prefix: tuple, bound: list[BoundArg]):
+def relevance(kernel: Any, dev: Any, info: Any) -> tuple | None:
+    """Per explicit argument of ``info``: True (its value can move an access or a branch of
+    the emulated build, or cannot be shown not to), False (it provably cannot: left out of the
+    verdict's key), or for a struct the tuple of its dword indices that can
+    (``workbench.argument_flow``). Kept per kernel and arch; None when no build is read."""
+    arch, _ = emulated_arch(kernel.module, dev, info.name)
+    if arch is None:
+        return None
+    memo = kernel.__dict__.setdefault("_relevance", {})
+    key = (arch, info.name)
+    if key not in memo:
+        memo[key] = _relevance(kernel, arch, info)
+    return memo[key]
+
+
+def _relevance(kernel: Any, arch: str, info: Any) -> tuple | None:
+    from ..argument_flow import argument_flow
+
+    try:
+        einfo = kernel.info(arch)
+        flow = argument_flow(einfo, kernel.isa_for(arch))
+    except Exception:  # no listing here (no llvm-objdump): every argument counts
+        return None
+    if flow.all_relevant or len(einfo.args) != len(info.args):
+        return None
+    out: list = []
+    for a in einfo.args:
+        if a.is_pointer:
+            out.append(True)
+        elif a.size <= 8 or not flow.relevant(a.offset, a.size):
+            out.append(flow.relevant(a.offset, a.size))
+        else:  # a struct by value: the dwords of it that count
+            out.append(tuple(d for d in range((a.size + 3) // 4)
+                             if flow.relevant(a.offset + 4 * d, 4)))
+    return tuple(out)
+
+
+def guarded_plan(plan: Any, verdicts: dict, prefix: tuple, bound: list[BoundArg],
+                 keep: tuple | None = None):
     """Wrap a device's prebound plan: it runs only for argument signatures whose verdict
     passes (or while the guard is off); anything else returns None, so the full path (with
-    its pre-flight) decides. ``verdicts``: the kernel's {prefix: {signature: verdict}}."""
-    sig = fast_signature(bound)  # more arguments than it reads: the plan itself declines
+    its pre-flight) decides. ``verdicts``: the kernel's {prefix: {signature: verdict}};
+    ``keep``: ``relevance`` of the arguments."""
+    sig = fast_signature(bound, keep)  # more arguments than it reads: the plan declines
     state = _state
     table = verdicts.setdefault(prefix, {})  # this launcher's verdicts: one hash per call
 
@@ -193,7 +248,7 @@ def check_launch(kernel: Any, dev: Any, info: Any, grid: tuple, block: tuple,
     """The verdict for this launch (cached per signature on ``kernel``); raises LaunchRefused
     when it is "refused". Warns once per kernel and reason when it is inconclusive."""
     prefix = guard_prefix(dev, grid, block, dynamic_lds)
-    key = (prefix, signature(bound, args))
+    key = (prefix, signature(bound, args, relevance(kernel, dev, info)))
     verdicts = kernel._verdicts
     table = verdicts.get(prefix)
     if table is None:

@@ -307,7 +307,8 @@ class _Launcher:
                 # the plan runs only for argument signatures the guard already passed
                 plan = _guard.guarded_plan(
                     plan, self.kernel._verdicts,
-                    _guard.guard_prefix(dev, grid3, block3, self.dynamic_lds), bound)
+                    _guard.guard_prefix(dev, grid3, block3, self.dynamic_lds), bound,
+                    _guard.relevance(self.kernel, dev, info))
             if plan is not None:
                 if len(self._plans) >= _MAX_MEMO:
                     self._plans.clear()
