@@ -104,7 +104,8 @@ def test_an_irrelevant_scalar_runs_the_same_instructions_for_any_value(modules, 
         counts.add(k[2, 64](x, y, a, 100).stats["wave_instructions"])
     assert len(counts) == 1
     ks = modules[arch].loop_count.on(f"emulator:{arch}")
-    runs = {ks[1, 64](np.zeros(64, np.float32), 2.0, kk).stats["wave_instructions"] for kk in (1, 7)}
+    runs = {ks[1, 64](np.zeros(64, np.float32), 2.0, kk).stats["wave_instructions"]
+            for kk in (1, 7)}
     assert len(runs) == 2  # k is relevant, and indeed changes what runs
 
 

@@ -34,8 +34,9 @@ launch goes ahead, with one warning per kernel and reason). Verdicts are kept pe
 so a repeated launch costs one dict lookup (and a repeat with other data in the same buffers
 keeps the first verdict). A scalar the emulated build's ISA shows cannot reach an address, a
 branch or EXEC (``workbench.argument_flow``: ``y[i] = a * x[i]``'s ``a``) is left out of the
-signature, so a new value of it keeps the verdict too. Override: ``kernel[grid, block](..., guard=False)``
-for one launch, ``wb.set_guard(False)`` for the session.
+signature, so a new value of it keeps the verdict too. Override:
+``kernel[grid, block](..., guard=False)`` for one launch, ``wb.set_guard(False)`` for the
+session.
 """
 
 from __future__ import annotations
