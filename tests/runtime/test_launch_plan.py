@@ -122,3 +122,41 @@ def test_default_emulator_device_repeats(monkeypatch):
         k[1, 64](x, x, out, 64)
     np.testing.assert_array_equal(out, 2 * x)
     devices.set_device(None)
+
+
+FLAGS = """extern "C" __global__ void flags(float* y, uint2 v, bool on, size_t n) {
+    size_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n && on) y[i] = (float)(v.x + v.y);
+}
+"""
+
+
+def test_vector_bool_and_size_t_arguments_repeat_on_the_plan_with_fake_cupy_no_gpu(
+        monkeypatch):
+    """uint2 given as a tuple, a bool and a size_t: repeats take the prebound plan (no full
+    binding), and the plan passes cupy exactly what the full path does."""
+    seen = []
+
+    def flags_ref(mem, grid, block, y, v, on, n):
+        seen.append((bytes(np.asarray(v).tobytes()), bool(on), int(n)))
+        mem.view(int(y), np.float32, int(n))[:] = float(sum(np.frombuffer(
+            np.asarray(v).tobytes(), np.uint32)))
+
+    fake = FakeCupy(hip=False, name="Fake NVIDIA", kernels={"flags": flags_ref}).install(
+        monkeypatch)
+    binds = []
+    real_bind = kernel_mod.bind_args
+    monkeypatch.setattr(kernel_mod, "bind_args",
+                        lambda info, args: binds.append(1) or real_bind(info, args))
+    k = Kernel(wb.compile(FLAGS), "flags").on(CudaDevice(0))
+    y = fake.asarray(np.zeros(8, np.float32))
+    for v in ((1, 2), (3, 4), (1, 2), (3, 4)):
+        k[1, 32](y, v, True, 8)
+    # one full binding: v only feeds the stored value (workbench.argument_flow), so a new v
+    # keeps the guard's verdict and every later launch runs on the plan
+    assert len(binds) == 1
+    assert seen[0] == seen[2] and seen[1] == seen[3]
+    assert seen[0] == (np.array([1, 2], np.uint32).tobytes(), True, 8)
+    np.testing.assert_array_equal(y.get(), 7)
+    with pytest.raises(LaunchError, match="element 0"):
+        k[1, 32](y, (-1, 2), True, 8)  # out of range for unsigned: the full path's error

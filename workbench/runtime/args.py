@@ -409,6 +409,10 @@ def scalar_converter(bound: BoundArg):
     else declines, so the full check runs and reports any error exactly as before.
     """
     dt = bound.dtype
+    if bound.kind == "raw" and dt in _INT_RANGES | {"float32": 0, "float64": 0}:
+        return _vector_converter(bound)
+    if bound.kind == "scalar" and dt == "bool":
+        return lambda v: np.bool_(v) if type(v) is bool else DECLINE
     if bound.kind != "scalar" or dt in ("bool", "bfloat16", None):
         return None
     ctor = np.dtype(dt).type
@@ -427,6 +431,40 @@ def scalar_converter(bound: BoundArg):
         return ctor(v) if (t is float or t is int) and -big <= v <= big else DECLINE
 
     return conv_float
+
+
+def _vector_converter(bound: BoundArg):
+    """For a HIP vector type by value (uint2, float4 ...) given as a tuple of plain numbers:
+    the packed ``V<size>`` value cupy passes, kept per tuple; anything else declines."""
+    vec = vector_type(bound.arg.ctype_canonical)
+    if vec is None:
+        return None
+    dt, n = vec
+    size = bound.arg.size
+    lo, hi = _INT_RANGES.get(dt, (None, None))
+    big = float(np.finfo(dt).max) if lo is None else None
+    memo: dict[tuple, Any] = {}
+
+    def ok(e: Any) -> bool:
+        t = type(e)
+        if lo is not None:
+            return t is int and lo <= e <= hi
+        return (t is float or t is int) and -big <= e <= big
+
+    def conv(v):
+        hit = memo.get(v) if type(v) is tuple else None
+        if hit is not None:
+            return hit
+        if type(v) is not tuple or len(v) != n or not all(ok(e) for e in v):
+            return DECLINE
+        raw = np.array(v, dtype=dt).tobytes().ljust(size, b"\0")
+        r = np.frombuffer(raw, dtype=f"V{size}").copy()
+        if len(memo) >= 64:
+            memo.clear()
+        memo[v] = r
+        return r
+
+    return conv
 
 
 # ---------------------------------------------------------------------------------------------

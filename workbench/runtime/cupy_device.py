@@ -245,7 +245,8 @@ class CupyDevice(abc.ABC):
                 conv = scalar_converter(b)
                 if conv is None:
                     return None
-                convs.append(_memo_scalar(conv, self._cscalar))
+                # a vector's packed V<size> array goes to cupy as it is (not a CScalar)
+                convs.append(_memo_scalar(conv, None if b.kind == "raw" else self._cscalar))
                 continue
             t, dt = type(b.value), b.value.dtype
             if t is self._ndarray and hasattr(t, "_c_contiguous"):

@@ -152,8 +152,9 @@ def signature(bound: list[BoundArg], args: tuple, keep: tuple | None = None) -> 
             out.append(b.nbytes())
         elif k is False:
             out.append(None)
-        elif type(a) is int or type(a) is float:
-            out.append(a)
+        elif type(a) is int or type(a) is float or type(a) is bool or (
+                type(a) is tuple and all(type(e) in (int, float, bool) for e in a)):
+            out.append(a)  # as the fast path's key has it (a vector given as a tuple)
         else:
             raw = b.scalar_bytes()
             if k is not True:  # the dword indices (within the argument) that count
