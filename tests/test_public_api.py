@@ -119,3 +119,15 @@ def test_matrix_instructions_and_layouts_display_as_the_explorer():
     assert "operand C" in ins.C._repr_mimebundle_()["text/plain"]
     hi = wb.matrix_instruction("v_wmma_f16_16x16x16_f16", "gfx1100").layout("D", opsel=4)
     assert "OPSEL" in hi._repr_mimebundle_()["text/plain"].upper()
+
+
+def test_public_functions_stay_functions_after_their_modules_are_imported():
+    """`%hipwb doctor` and the CLI import workbench.doctor; the import system then sets the
+    package attribute of that name: wb.doctor must still be the function."""
+    import importlib
+
+    import workbench as wb
+
+    for name in ("doctor", "occupancy"):
+        importlib.import_module(f"workbench.{name}")
+        assert callable(getattr(wb, name)), name

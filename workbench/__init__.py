@@ -55,6 +55,10 @@ from . import display as _display
 from .codeobject import KernelArg, KernelDescriptor, KernelInfo, Resources
 from .compiler import CodeObject, CompileError, Module, compile
 
+# Imported eagerly, for the same reason as occupancy below: `%hipwb doctor` and the CLI import
+# `workbench.doctor`, which would otherwise replace a lazy `wb.doctor` with that module.
+from .doctor import doctor
+
 # Imported eagerly, not lazily: a lazy `workbench.occupancy` function would be replaced by the
 # submodule of the same name as soon as anything imports `workbench.occupancy` (the import
 # system sets the package attribute on first load). The module is small and pure.
@@ -81,7 +85,6 @@ _LAZY = {
     "Listing": "workbench.isa:Listing",
     "Arch": "workbench.arch:Arch",
     "get_arch": "workbench.arch:get",
-    "doctor": "workbench.doctor:doctor",
     "MatrixInstruction": "workbench.layouts:MatrixInstruction",
     "matrix_instruction": "workbench.layouts:get",
     "matrix_instructions": "workbench.layouts:instructions",
@@ -138,5 +141,5 @@ def load_ipython_extension(ipython) -> None:
 __all__ = [
     "CodeObject", "CompileError", "KernelArg", "KernelDescriptor", "KernelInfo", "Module",
     "Occupancy", "OccupancyTable", "Resources", "ToolchainError", "compile", "find_toolchain",
-    "occupancy", "occupancy_table", *_LAZY,
+    "occupancy", "occupancy_table", "doctor", *_LAZY,
 ]
