@@ -11,6 +11,8 @@ reported as a skip naming the reason, so such a run shows what still works there
 """
 from __future__ import annotations
 
+import sys
+
 import pytest
 from IPython.core.interactiveshell import InteractiveShell
 
@@ -41,6 +43,11 @@ def pytest_runtest_makereport(item, call):
                         "Skipped: this LLVM cannot build gfx950 (needs LLVM >= 20)")
 
 
+# IPython's shell installs its own user module as sys.modules["__main__"] (with no usable
+# __spec__), which multiprocessing's spawn start method needs: the fixture puts it back after.
+_REAL_MAIN = sys.modules["__main__"]
+
+
 @pytest.fixture(scope="module")
 def shell(request, tmp_path_factory):
     """A real IPython shell with the workbench extension loaded and a private compile cache."""
@@ -52,3 +59,4 @@ def shell(request, tmp_path_factory):
     yield ip
     mp.undo()
     compiler.clear_cache(memory_only=True)
+    sys.modules["__main__"] = _REAL_MAIN

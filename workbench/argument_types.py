@@ -169,7 +169,10 @@ def describe(hint: Any) -> str:
         return "None"
     origin, args = typing.get_origin(hint), typing.get_args(hint)
     if origin is typing.Union or origin is types.UnionType:
-        return " or ".join(dict.fromkeys(describe(a) for a in args))
+        parts = list(dict.fromkeys(describe(a) for a in args))
+        if len(parts) > 2:  # "str, int or None"
+            return ", ".join(parts[:-1]) + " or " + parts[-1]
+        return " or ".join(parts)
     if origin is typing.Literal:
         return "one of " + ", ".join(repr(a) for a in args)
     if origin is tuple:
@@ -182,8 +185,10 @@ def describe(hint: Any) -> str:
         inner = describe(args[0])
         return f"a list or tuple of {f'({inner})' if ' or ' in inner else inner}"
     if origin in (dict, cabc.Mapping):
-        return (f"a mapping of {describe(args[0])} to {describe(args[1])}" if args
-                else "a mapping")
+        if not args:
+            return "a mapping"
+        value = describe(args[1])
+        return f"a mapping of {describe(args[0])} to {f'({value})' if ' or ' in value else value}"
     if hint is os.PathLike:
         return "a path"
     if hint is float:
