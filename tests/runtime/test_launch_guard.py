@@ -168,6 +168,10 @@ def test_struct_of_pointers_is_checked_and_a_field_overrun_refused_mock_gpu(mod,
     assert "reads field 'v.x' of argument 0 'v' (const float *) at byte offset 1200 " \
            "(element 300) — just past its end; the buffer is 1200 bytes" in str(ei.value)
     assert len(fake.launches) == 1
+    # a smaller buffer in a field, all else equal, is a new signature: checked, and refused
+    with pytest.raises(LaunchRefused, match=r"writes field 'v.y'"):
+        k[2, 256](V(x=x, y=y[:100], n=300), 0)
+    assert len(fake.launches) == 1
 
 
 def test_a_scalar_that_cannot_move_an_access_reuses_the_verdict_mock_gpu(mod, rocm, counted):

@@ -157,6 +157,13 @@ def signature(bound: list[BoundArg], args: tuple, keep: tuple | None = None) -> 
             out.append(a)  # as the fast path's key has it (a vector given as a tuple)
         else:
             raw = b.scalar_bytes()
+            if b.fields:  # a struct of pointers: its buffers' sizes, not their addresses
+                ptrs = {(f.arg.offset - b.arg.offset) // 4 + j for f in b.fields for j in (0, 1)}
+                dwords = [d for d in (range((len(raw) + 3) // 4) if k is True else k)
+                          if d not in ptrs]
+                raw = b"".join(raw[4 * d:4 * d + 4] for d in dwords)
+                out.append(("struct", raw, tuple(f.nbytes() for f in b.fields)))
+                continue
             if k is not True:  # the dword indices (within the argument) that count
                 raw = b"".join(raw[4 * d:4 * d + 4] for d in k)
             out.append(("bytes", raw))
