@@ -278,3 +278,27 @@ def test_dynamic_lds_over_48k_on_nvidia_gpu():
     out = cupy.zeros(64, cupy.float32)
     Kernel(wb.compile(BIG_LDS), "big_lds").on("cuda")[1, 64, 60 * 1024](out)
     np.testing.assert_array_equal(out.get(), 15 * 1024 - 1 - np.arange(64, dtype=np.float32))
+
+
+def test_kernel_compiled_only_for_amd_in_a_header_refused_as_amd_only_with_fake_cupy_cuda_build(
+        monkeypatch, tmp_path):
+    """A kernel under an AMD-only #if whose AMD code sits in a user header is absent from
+    NVRTC's build: refused as AMD-only, naming the header line, not as a missing symbol."""
+    (tmp_path / "wave.h").write_text(
+        "#pragma once\n#if defined(__HIP_PLATFORM_AMD__)\n#define HAVE_SWIZZLE 1\n"
+        "__device__ float swz(float v) {\n"
+        "  return __builtin_bit_cast(float, __builtin_amdgcn_ds_swizzle(\n"
+        "      __builtin_bit_cast(int, v), 0x1f));\n}\n#endif\n")
+    src = ('#include "wave.h"\n'
+           'extern "C" __global__ void plain(float* y) { y[threadIdx.x] = 1.0f; }\n'
+           '#if HAVE_SWIZZLE\n'
+           'extern "C" __global__ void swizzled(float* y) { y[threadIdx.x] = swz(y[0]); }\n'
+           '#endif\n')
+    fake = cuda_fake(monkeypatch, missing_symbols=("swizzled",))
+    mod = wb.compile(src, "gfx942", include_dirs=[tmp_path])
+    y = fake.empty(64, np.float32)
+    Kernel(mod, "plain").on(CudaDevice(0))[1, 64](y)  # the portable kernel still runs
+    with pytest.raises(AmdOnlyError, match=r"AMD-only: kernel 'swizzled' is not in NVRTC's "
+                                           r"build .* __builtin_amdgcn_ds_swizzle at wave\.h "
+                                           r"line 5"):
+        Kernel(mod, "swizzled").on(CudaDevice(0))[1, 64](y)

@@ -5,8 +5,10 @@ it with the CUDA-side prelude (``workbench/include_cuda/hip/hip_runtime.h``: the
 of hipwb's portable subset on CUDA, warpSize 32) and the Module's ``-D`` defines and include
 dirs. Arguments are checked against the AMD metadata exactly as on every device. Kernels that
 use AMD-only features (``__builtin_amdgcn_*``, AMD inline assembly) are refused with their cell
-line before NVRTC runs. This device is secondary: it is where hipwb's GPU-side code paths
-(launch, DLPack/torch interop, timing) run when only an NVIDIA GPU is at hand.
+line before NVRTC runs; a kernel that NVRTC's build lacks because the AMD-only code it needs sits
+under an ``#if`` in a user header is refused as AMD-only too, naming the header line. This
+device is secondary: it is where hipwb's GPU-side code paths (launch, DLPack/torch interop,
+timing) run when only an NVIDIA GPU is at hand.
 """
 
 from __future__ import annotations
@@ -83,6 +85,35 @@ def amd_only_uses(source: str, filename: str = "cell",
             mm = _AMD_MNEMONIC.match(body)
             if mm:
                 found.append((where, f"inline asm '{mm.group(0).strip()}'"))
+    return found
+
+
+_QUOTED_INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.M)
+
+
+def amd_only_in_headers(module: Any, limit: int = 64) -> list[tuple[str, int, str]]:
+    """(header, line, what) for the AMD-only uses in the user headers the module's source
+    reaches through quoted ``#include``s (found beside the file or in its include dirs; the
+    prelude's own headers are not scanned). Why: a kernel compiled only under an AMD-only
+    ``#if`` in a header is simply absent from NVRTC's build."""
+    dirs = [Path(d) for d in getattr(module, "include_dirs", ())]
+    name = getattr(module, "filename", "")
+    if name and Path(name).parent.is_dir():
+        dirs.insert(0, Path(name).parent)
+    todo, seen, found = [(module.source, dirs)], set(), []
+    while todo and len(seen) < limit:
+        text, where = todo.pop()
+        for inc in _QUOTED_INCLUDE.findall(_blank_comments(text)):
+            hit = next((d / inc for d in where if (d / inc).is_file()), None)
+            if hit is None or hit.resolve() in seen:
+                continue
+            seen.add(hit.resolve())
+            try:
+                body = hit.read_text(errors="replace")
+            except OSError:
+                continue
+            found += [(hit.name, line, what) for line, what in amd_only_uses(body, hit.name)]
+            todo.append((body, [hit.parent, *where]))
     return found
 
 
@@ -178,6 +209,7 @@ class CudaDevice(CupyDevice):
         """C++ kernels whose NVRTC mangling differs (prelude types): look up by source name."""
         src_name = info.metadata.get("source_name") or ""
         if not info.symbol.startswith("_Z") or not re.fullmatch(r"[A-Za-z_]\w*", src_name):
+            _absent_amd_only(module, info)
             raise LaunchError(f"NVRTC's build of {module.filename} has no kernel "
                               f"{info.symbol!r}: {first}") from None
         try:
@@ -244,3 +276,16 @@ def _compile_error(module: Any, e: Exception) -> CompileError:
     log = getattr(e, "get_message", lambda: str(e))()
     return CompileError(f"NVRTC rejected {getattr(module, 'filename', 'cell')} (portable HIP on "
                         f"CUDA; see workbench/include_cuda/hip/hip_runtime.h):\n{log}")
+
+
+def _absent_amd_only(module: Any, info: Any) -> None:
+    """A kernel the AMD build has but NVRTC's does not, in a source whose headers use AMD-only
+    features, was compiled only for AMD: refuse it as AMD-only, naming the first use."""
+    uses = amd_only_in_headers(module)
+    if uses:
+        hdr, line, what = uses[0]
+        more = f" (and {len(uses) - 1} more)" if len(uses) > 1 else ""
+        raise AmdOnlyError(
+            f"AMD-only: kernel {info.name!r} is not in NVRTC's build of {module.filename}: its "
+            f"headers use {what} at {hdr} line {line}{more}, so the source compiles it only for "
+            "AMD. Run it on a ROCm GPU or the emulator (set_device('emulator')).")
