@@ -160,3 +160,53 @@ def test_vector_bool_and_size_t_arguments_repeat_on_the_plan_with_fake_cupy_no_g
     np.testing.assert_array_equal(y.get(), 7)
     with pytest.raises(LaunchError, match="element 0"):
         k[1, 32](y, (-1, 2), True, 8)  # out of range for unsigned: the full path's error
+
+
+STRUCT = """struct Views { const float* x; float* y; int n; float a; };
+extern "C" __global__ void saxpy_views(Views v) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < v.n) v.y[i] += v.a * v.x[i];
+}
+"""
+
+
+def test_struct_of_pointers_repeats_on_the_plan_with_fake_cupy_no_gpu(monkeypatch):
+    """A dataclass struct of GPU arrays: repeats take the plan, which patches each field's
+    address into the struct's bytes exactly as the full path does; a changed scalar field or
+    a smaller array goes back through the full path (and the guard)."""
+    import struct as _struct
+    from dataclasses import dataclass
+
+    @dataclass
+    class Views:
+        x: "const float*"  # noqa: F722
+        y: "float*"  # noqa: F722
+        n: int
+        a: float
+
+    seen = []
+
+    def ref(mem, grid, block, v):
+        raw = np.asarray(v).tobytes()
+        seen.append(raw)
+        px, py, n, a = _struct.unpack("<QQif", raw)
+        mem.view(py, np.float32, n)[:] += a * mem.view(px, np.float32, n)
+
+    fake = FakeCupy(hip=False, name="Fake NVIDIA", kernels={"saxpy_views": ref}).install(
+        monkeypatch)
+    binds = []
+    real_bind = kernel_mod.bind_args
+    monkeypatch.setattr(kernel_mod, "bind_args",
+                        lambda info, args: binds.append(1) or real_bind(info, args))
+    k = Kernel(wb.compile(STRUCT), "saxpy_views").on(CudaDevice(0))
+    x = fake.asarray(np.arange(64, dtype=np.float32))
+    y = fake.asarray(np.zeros(64, np.float32))
+    y2 = fake.asarray(np.zeros(64, np.float32))
+    for yy in (y, y, y2, y):
+        k[1, 64](Views(x=x, y=yy, n=64, a=2.0))
+    assert len(binds) == 1  # one full launch; the repeats (other arrays too): the plan
+    assert _struct.unpack("<QQif", seen[2])[:2] == (x.data.ptr, y2.data.ptr)
+    assert seen[0] == seen[1] == seen[3]
+    np.testing.assert_array_equal(y.get(), 3 * 2 * np.arange(64, dtype=np.float32))
+    k[1, 64](Views(x=x, y=y, n=64, a=0.5))  # a scalar field changed: the full path packs it
+    assert len(binds) == 2 and _struct.unpack("<QQif", seen[-1])[3] == 0.5

@@ -41,6 +41,7 @@ class BoundArg:
     # A by-value struct's pointer fields, each a "buffer" BoundArg whose ``arg`` is the field
     # (name "g.x", offset in the kernarg segment); bind_args lists them after the arguments.
     fields: tuple[BoundArg, ...] = ()
+    source: Any = None  # a struct's dataclass instance as the user gave it (value: its bytes)
 
     @property
     def name(self) -> str:
@@ -485,7 +486,7 @@ def bind_struct(arg: KernelArg, value: Any, where: Any) -> BoundArg:
     raw = bytearray(arg.size)
     buffers: list[BoundArg] = []
     _pack_struct(arg, layout, value, where, "", 0, raw, buffers)
-    return BoundArg(arg, "raw", bytes(raw), None, tuple(buffers))
+    return BoundArg(arg, "raw", bytes(raw), None, tuple(buffers), value)
 
 
 _MISSING = object()

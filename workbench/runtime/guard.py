@@ -175,14 +175,25 @@ def fast_signature(bound: list[BoundArg], keep: tuple | None = None):
     (one tuple display, no loop: it runs on every repeated GPU launch). Buffers give their
     ``.nbytes`` (cupy arrays and torch tensors have it); scalars are themselves, or None when
     ``keep`` says they cannot move an access (as ``signature`` gives)."""
+    consts: dict[int, bytes] = {}
+
     def item(i: int, b: BoundArg) -> str:
         if b.kind == "buffer":
             return f"argv[{i}].nbytes"
         k = True if keep is None or i >= len(keep) else keep[i]
+        if k is False:
+            return "None"
+        if b.fields:  # a struct of pointers (a dataclass): its fields' sizes, its other bytes
+            # as the first launch had them (the device plan declines if they changed)
+            consts[i] = signature([b], (b.source,), (k,))[0][1]
+            sizes = ", ".join(f"argv[{i}].{'.'.join(f.name.split('.')[1:])}.nbytes"
+                              for f in b.fields)
+            return f"('struct', C[{i}], ({sizes},))"
         return "None" if k is False else f"argv[{i}]"
 
-    items = ", ".join(item(i, b) for i, b in enumerate(bound))
-    return eval(f"lambda argv: ({items},)")  # noqa: S307 - built from indices only
+    n = sum(1 for b in bound if not b.name or "." not in b.name) if bound else 0
+    items = ", ".join(item(i, b) for i, b in enumerate(bound[:n]))
+    return eval(f"lambda argv, C=C: ({items},)", {"C": consts})  # noqa: S307 - indices only
 
 
 def relevance(kernel: Any, dev: Any, info: Any) -> tuple | None:
