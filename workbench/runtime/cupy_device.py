@@ -291,6 +291,9 @@ class CupyDevice(abc.ABC):
         """(is-it-usable, its address) for GPU arrays like ``value`` (cupy of its dtype,
         contiguous; CUDA torch tensors of its dtype, contiguous), or None for other kinds."""
         t, dt = type(value), getattr(value, "dtype", None)
+        if t is self._ndarray and hasattr(t, "_c_contiguous"):  # cupy keeps it as an attribute
+            return (lambda a: type(a) is t and a.dtype is dt and a._c_contiguous,
+                    lambda a: a.data.ptr)
         if t is self._ndarray:
             return (lambda a: type(a) is t and a.dtype is dt and contiguous(a),
                     lambda a: int(a.data.ptr))
@@ -345,6 +348,8 @@ class CupyDevice(abc.ABC):
         if not getters_ok:
             return None
         template = bytes(b.scalar_bytes())
+        offsets = [off for _, off, _, _ in getters]
+        memo: dict[tuple, Any] = {}  # the packed value per set of field addresses
 
         def conv(v):
             if type(v) is not cls:
@@ -352,15 +357,24 @@ class CupyDevice(abc.ABC):
             try:
                 if snap(v) != first:
                     return DECLINE
-                raw = bytearray(template)
-                for get, off, ok, ptr in getters:
+                key = []
+                for get, _, ok, ptr in getters:
                     a = get(v)
                     if not ok(a):
                         return DECLINE
-                    raw[off:off + 8] = ptr(a).to_bytes(8, "little")
+                    key.append(ptr(a))
             except (AttributeError, TypeError):
                 return DECLINE
-            return np.frombuffer(bytes(raw), dtype=f"V{size}").copy()
+            key_t = tuple(key)
+            hit = memo.get(key_t)
+            if hit is None:
+                raw = bytearray(template)
+                for off, p in zip(offsets, key_t):
+                    raw[off:off + 8] = int(p).to_bytes(8, "little")
+                if len(memo) >= 64:
+                    memo.clear()
+                hit = memo[key_t] = np.frombuffer(bytes(raw), dtype=f"V{size}").copy()
+            return hit
 
         return conv
 
