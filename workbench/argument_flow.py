@@ -279,6 +279,7 @@ def _propagate(insts: list, entry: dict, ptr: frozenset, explicit_end: int) -> A
             out.append(ends[b])
         return out
 
+    ops_of = [_ops(ins) for ins in insts]  # operands parsed once, for every pass
     memory: dict[tuple, frozenset[int]] = {}
     while True:
         seen = dict(memory)
@@ -288,7 +289,7 @@ def _propagate(insts: list, entry: dict, ptr: frozenset, explicit_end: int) -> A
         while work:
             b = work.pop()
             st = states[b]
-            out = _run_block(insts, b, ends[b], st, memory, sinks, explicit_end)
+            out = _run_block(insts, ops_of, b, ends[b], st, memory, sinks, explicit_end)
             for n in succs(b):
                 if n not in states:
                     states[n] = out
@@ -302,14 +303,13 @@ def _propagate(insts: list, entry: dict, ptr: frozenset, explicit_end: int) -> A
             return ArgumentFlow(frozenset(sinks))
 
 
-def _run_block(insts: list, lo: int, hi: int, st: _State, memory: dict, sinks: set,
-               explicit_end: int) -> _State:
+def _run_block(insts: list, ops_of: list, lo: int, hi: int, st: _State, memory: dict,
+               sinks: set, explicit_end: int) -> _State:
     taint = dict(st.taint)
     taint.update(memory)
     touched, must, may = st.touched, st.must, st.may
     for i in range(lo, hi):
-        ins = insts[i]
-        ops = _ops(ins)
+        ins, ops = insts[i], ops_of[i]
         kernarg = None
         if may:
             if ins.mnemonic.startswith("s_load") and len(ops) >= 2 and set(ops[1]) <= may:
@@ -324,7 +324,7 @@ def _run_block(insts: list, lo: int, hi: int, st: _State, memory: dict, sinks: s
                 kernarg = (off // 4, dwords)
             elif any(r in may for r in _reads(ins, ops)):
                 raise _GiveUp(f"the kernarg pointer is read by `{ins.text}`")
-        step = _effect(ins, kernarg, taint)
+        step = _effect(ins, ops, kernarg, taint)
         if step is None:
             raise _GiveUp(f"`{ins.mnemonic}` is not modelled by the argument-flow analysis")
         writes, sink = step
@@ -352,11 +352,11 @@ def _branch_target(ins: Any, base: int) -> int | None:
 Writes = list[tuple[tuple, frozenset[int]]]
 
 
-def _effect(ins: Any, kernarg: tuple[int, frozenset[int]] | None,
+def _effect(ins: Any, ops: list[list[tuple]], kernarg: tuple[int, frozenset[int]] | None,
             taint: dict[tuple, frozenset[int]]) -> tuple[Writes, list[tuple]] | None:
     """((register written, the taint it takes) pairs, registers whose taint reaches a sink),
     or None for an instruction outside the modelled families."""
-    m, ops = ins.mnemonic, _ops(ins)
+    m = ins.mnemonic
     mods = tuple(ins.operands[ins.n_regs:])
 
     def t_of(regs: Iterable[tuple]) -> frozenset[int]:
