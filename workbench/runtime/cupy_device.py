@@ -256,19 +256,14 @@ class CupyDevice(abc.ABC):
                 # a vector's packed V<size> array goes to cupy as it is (not a CScalar)
                 convs.append(_memo_scalar(conv, None if b.kind == "raw" else self._cscalar))
                 continue
-            t, dt = type(b.value), b.value.dtype
-            if t is self._ndarray and hasattr(t, "_c_contiguous"):
-                # cupy passes its own arrays as their data pointer (cupy.ndarray keeps its
-                # contiguity as an attribute)
-                convs.append(lambda a, t=t, dt=dt: a if (type(a) is t and a.dtype is dt
-                                                         and a._c_contiguous) else DECLINE)
-            elif t is self._ndarray:
-                convs.append(lambda a, t=t, dt=dt: a if (type(a) is t and a.dtype is dt
-                                                         and contiguous(a)) else DECLINE)
-            elif t is self._tensor and b.value.is_cuda:
-                convs.append(self._tensor_converter(t, dt))
-            else:
+            t = type(b.value)
+            arrays = self._array_check(b.value)
+            if arrays is None:
                 return None
+            # cupy passes its own arrays as their data pointer; a CUDA tensor goes as its
+            # (cached) address value
+            convs.append(self._tensor_converter(t, b.value.dtype) if t is self._tensor
+                         else arrays[0])
         convs_t, n = tuple(convs), len(convs)
         # An asynchronous GPU launch reports nothing per call: one immutable result serves all.
         result = LaunchResult(info.name, self.name, grid, block, 0.0, None, _NO_STATS)
@@ -288,18 +283,21 @@ class CupyDevice(abc.ABC):
         return run
 
     def _array_check(self, value: Any):
-        """(is-it-usable, its address) for GPU arrays like ``value`` (cupy of its dtype,
-        contiguous; CUDA torch tensors of its dtype, contiguous), or None for other kinds."""
+        """For GPU arrays like ``value`` (cupy arrays of its dtype, contiguous; CUDA torch
+        tensors of its dtype, contiguous): (``a -> a``, or DECLINE for any other array; ``a ->
+        its device address``); None for other kinds. The one test of "the same kind of GPU
+        array" for plain pointer arguments and for a struct's pointer fields."""
         t, dt = type(value), getattr(value, "dtype", None)
         if t is self._ndarray and hasattr(t, "_c_contiguous"):  # cupy keeps it as an attribute
-            return (lambda a: type(a) is t and a.dtype is dt and a._c_contiguous,
-                    lambda a: a.data.ptr)
+            return (lambda a: a if (type(a) is t and a.dtype is dt and a._c_contiguous)
+                    else DECLINE, lambda a: a.data.ptr)
         if t is self._ndarray:
-            return (lambda a: type(a) is t and a.dtype is dt and contiguous(a),
-                    lambda a: int(a.data.ptr))
+            return (lambda a: a if (type(a) is t and a.dtype is dt and contiguous(a))
+                    else DECLINE, lambda a: int(a.data.ptr))
         if t is self._tensor and value.is_cuda:
-            return (lambda a: type(a) is t and a.dtype is dt and a.is_cuda
-                    and a.is_contiguous(), lambda a: int(a.data_ptr()))
+            return (lambda a: a if (type(a) is t and a.dtype is dt and a.is_cuda
+                                    and a.is_contiguous()) else DECLINE,
+                    lambda a: int(a.data_ptr()))
         return None
 
     def _struct_converter(self, b: BoundArg):
@@ -358,9 +356,9 @@ class CupyDevice(abc.ABC):
                 if snap(v) != first:
                     return DECLINE
                 key = []
-                for get, _, ok, ptr in getters:
+                for get, _, same, ptr in getters:
                     a = get(v)
-                    if not ok(a):
+                    if same(a) is DECLINE:
                         return DECLINE
                     key.append(ptr(a))
             except (AttributeError, TypeError):
