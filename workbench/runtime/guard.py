@@ -191,7 +191,7 @@ def fast_signature(bound: list[BoundArg], keep: tuple | None = None):
             return f"('struct', C[{i}], ({sizes},))"
         return "None" if k is False else f"argv[{i}]"
 
-    n = sum(1 for b in bound if not b.name or "." not in b.name) if bound else 0
+    n = len(bound) - sum(len(b.fields) for b in bound)  # structs' fields come last
     items = ", ".join(item(i, b) for i, b in enumerate(bound[:n]))
     return eval(f"lambda argv, C=C: ({items},)", {"C": consts})  # noqa: S307 - indices only
 
