@@ -23,6 +23,15 @@ ADD = """extern "C" __global__ void add(const float* x, const float* y, float* o
 """
 
 
+def _count_binds(monkeypatch) -> list:
+    """A list that grows by one per full argument binding (the plan skips it)."""
+    binds = []
+    real_bind = kernel_mod.bind_args
+    monkeypatch.setattr(kernel_mod, "bind_args",
+                        lambda info, args: binds.append(1) or real_bind(info, args))
+    return binds
+
+
 @pytest.fixture
 def setup(monkeypatch):
     calls = []
@@ -34,10 +43,7 @@ def setup(monkeypatch):
                                                 + mem.view(int(y), np.float32, m))
 
     fake = FakeCupy(hip=False, name="Fake NVIDIA", kernels={"add": add_ref}).install(monkeypatch)
-    binds = []
-    real_bind = kernel_mod.bind_args
-    monkeypatch.setattr(kernel_mod, "bind_args",
-                        lambda info, args: binds.append(1) or real_bind(info, args))
+    binds = _count_binds(monkeypatch)
     k = Kernel(wb.compile(ADD), "add").on(CudaDevice(0))
     return fake, k, calls, binds
 
@@ -144,10 +150,7 @@ def test_vector_bool_and_size_t_arguments_repeat_on_the_plan_with_fake_cupy_no_g
 
     fake = FakeCupy(hip=False, name="Fake NVIDIA", kernels={"flags": flags_ref}).install(
         monkeypatch)
-    binds = []
-    real_bind = kernel_mod.bind_args
-    monkeypatch.setattr(kernel_mod, "bind_args",
-                        lambda info, args: binds.append(1) or real_bind(info, args))
+    binds = _count_binds(monkeypatch)
     k = Kernel(wb.compile(FLAGS), "flags").on(CudaDevice(0))
     y = fake.asarray(np.zeros(8, np.float32))
     for v in ((1, 2), (3, 4), (1, 2), (3, 4)):
@@ -194,10 +197,7 @@ def test_struct_of_pointers_repeats_on_the_plan_with_fake_cupy_no_gpu(monkeypatc
 
     fake = FakeCupy(hip=False, name="Fake NVIDIA", kernels={"saxpy_views": ref}).install(
         monkeypatch)
-    binds = []
-    real_bind = kernel_mod.bind_args
-    monkeypatch.setattr(kernel_mod, "bind_args",
-                        lambda info, args: binds.append(1) or real_bind(info, args))
+    binds = _count_binds(monkeypatch)
     k = Kernel(wb.compile(STRUCT), "saxpy_views").on(CudaDevice(0))
     x = fake.asarray(np.arange(64, dtype=np.float32))
     y = fake.asarray(np.zeros(64, np.float32))
