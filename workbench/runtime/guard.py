@@ -204,7 +204,7 @@ def relevance(kernel: Any, dev: Any, info: Any) -> tuple | None:
     arch, _ = emulated_arch(kernel.module, dev, info.name)
     if arch is None:
         return None
-    memo = kernel.__dict__.setdefault("_relevance", {})
+    memo = kernel._relevance
     key = (arch, info.name)
     if key not in memo:
         memo[key] = _relevance(kernel, arch, info)

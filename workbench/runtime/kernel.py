@@ -41,6 +41,8 @@ class Kernel(Displayable):
         # raise again, and the verdict of the last guarded launch.
         self._verdicts: dict[tuple, dict[tuple, _guard.GuardVerdict]] = {}
         self._refusals: dict[tuple, Exception | None] = {}
+        # which argument bytes can move an access, per (arch, kernel) (guard.relevance)
+        self._relevance: dict[tuple, tuple | None] = {}
         self.last_guard: _guard.GuardVerdict | None = None
         self.info()  # validate the name now, with the module's error message
 
@@ -131,7 +133,8 @@ class Kernel(Displayable):
         """The same kernel bound to one device for launches made through the returned object
         (it shares this kernel's launch-guard verdicts)."""
         k = Kernel(self.module, self.name, device)
-        k._verdicts, k._refusals = self._verdicts, self._refusals
+        k._verdicts, k._refusals, k._relevance = (self._verdicts, self._refusals,
+                                                  self._relevance)
         return k
 
     def launch(self, grid: Any, block: Any, *args: Any, device: Device | str | None = None,
