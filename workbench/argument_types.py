@@ -25,6 +25,8 @@ import typing
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+import numpy as np
+
 from .errors import ArgumentTypeError
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -101,14 +103,10 @@ def _hints(fn: Callable[..., Any], sig: inspect.Signature) -> dict[str, Any]:
 
 
 def _is_int(v: Any) -> bool:
-    import numpy as np
-
     return isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_))
 
 
 def _is_real(v: Any) -> bool:
-    import numpy as np
-
     return (isinstance(v, (int, float, np.integer, np.floating))
             and not isinstance(v, (bool, np.bool_)))
 
@@ -129,9 +127,7 @@ def matches(v: Any, hint: Any) -> bool:
     if hint is float:
         return _is_real(v)
     if hint is bool:
-        import numpy as np
-
-        return isinstance(v, (bool, np.bool_))
+            return isinstance(v, (bool, np.bool_))
     if hint is os.PathLike:
         return isinstance(v, os.PathLike)
     if origin in (tuple,):
