@@ -410,7 +410,7 @@ def scalar_converter(bound: BoundArg):
     else declines, so the full check runs and reports any error exactly as before.
     """
     dt = bound.dtype
-    if bound.kind == "raw" and dt in _INT_RANGES | {"float32": 0, "float64": 0}:
+    if bound.kind == "raw" and (dt in _INT_RANGES or dt in ("float32", "float64")):
         return _vector_converter(bound)
     if bound.kind == "scalar" and dt == "bool":
         return lambda v: np.bool_(v) if type(v) is bool else DECLINE
