@@ -175,7 +175,9 @@ def test_a_folder_of_crafted_pickles_and_json_runs_nothing(cache, tmp_path):
         {"py/function": "builtins.open"}, {"py/tuple": [str(marker), "w"]}]}).encode()
     files = sorted(p for p in cache.rglob("*") if p.is_file())
     names = [p.name for p in files]
-    assert names.count("entry.json") == 8 and "toolchains.json" in names
+    # 6 code objects, 2 device libraries, 2 precompiled preludes (one per arch)
+    assert names.count("entry.json") == 10 and "toolchains.json" in names
+    assert names.count("prelude.pch") == 2 and "prelude-stub.hip" in names
     seen: dict[str, int] = {}
     for p in files:  # of each kind of file, every other one a pickle, the rest crafted JSON
         seen[p.name] = seen.get(p.name, -1) + 1
@@ -197,8 +199,8 @@ def test_a_folder_of_crafted_pickles_and_json_runs_nothing(cache, tmp_path):
     finally:
         toolchain.reset_cache()
     got = cache_warnings(record)
-    # one per damaged thing: 6 entries, 2 device libraries, toolchains.json
-    assert len(got) == 9 and all("damaged" in g for g in got), got
+    # one per damaged thing: 6 entries, 2 device libraries, 2 preludes, toolchains.json
+    assert len(got) == 11 and all("damaged" in g for g in got), got
     assert not marker.exists()
 
 

@@ -93,8 +93,10 @@ def ast_command(tc, arch: str, flags: Sequence[str]) -> list[str]:
             "-fsyntax-only", "-Xclang", "-ast-dump=json"]
 
 
-def ast_proc(base: list[str], src: Path, work: Path, name: str) -> subprocess.Popen:
-    """Start ``base`` (an ``ast_command``) on ``src``, dumping only the declarations ``name``."""
-    return subprocess.Popen([*base, "-Xclang", f"-ast-dump-filter={name}", str(src)],
+def ast_proc(base: list[str], src: Path, work: Path, name: str | None) -> subprocess.Popen:
+    """Start ``base`` (an ``ast_command``) on ``src``, dumping only the declarations ``name``
+    (None: the whole translation unit, less what a precompiled header holds)."""
+    only = ["-Xclang", f"-ast-dump-filter={name}"] if name is not None else []
+    return subprocess.Popen([*base, *only, str(src)],
                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, cwd=work)
 

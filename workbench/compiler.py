@@ -29,7 +29,15 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from . import cache_files, clang_ast, clang_driver, compile_cache, header_deps, kernel_names
+from . import (
+    cache_files,
+    clang_ast,
+    clang_driver,
+    compile_cache,
+    header_deps,
+    kernel_names,
+    prelude_pch,
+)
 from . import toolchain as _tc
 from .argument_types import checked
 from .cache_files import CacheWarning
@@ -124,13 +132,20 @@ def compile(
     return mod
 
 
-def _build(tc, text: str, filename: str, todo, flags, use_cache: bool) -> dict[str, CodeObject]:
+def _build(tc, text: str, filename: str, todo, flags, use_cache: bool,
+           pch: bool = True) -> dict[str, CodeObject]:
     """Compile for every (arch, key) in todo concurrently with filtered AST dumps (arg types).
 
     The build runs in a private temporary folder; only ``compile_cache.store`` writes the cache
-    (and with ``use_cache`` False nothing reads or writes it: the device library too lives in
-    this process's own folder)."""
+    (and with ``use_cache`` False nothing reads or writes it: the device library and the
+    precompiled prelude too live in this process's own folder). Each arch's compile loads the
+    precompiled prelude where one applies (``prelude_pch``); should clang refuse one, it is
+    dropped and the whole build runs again parsing the prelude."""
     root = cache_dir() if use_cache else None
+    pchs = {arch: prelude_pch.precompiled(tc, arch, flags, root) if pch else None
+            for arch, _ in todo}
+    aflags = {arch: prelude_pch.with_pch(flags, p) if p else flags for arch, p in pchs.items()}
+    stubs = [p.parent.parent / prelude_pch.STUB_NAME for p in pchs.values() if p]
     work = Path(tempfile.mkdtemp(prefix="hipwb-build-"))
     cuid = hashlib.sha256(text.encode()).hexdigest()[:16]
     try:
@@ -141,18 +156,28 @@ def _build(tc, text: str, filename: str, todo, flags, use_cache: bool) -> dict[s
         for arch, _ in todo:
             out = work / arch
             out.mkdir()
-            cmd = clang_driver.compile_command(tc, arch, flags, root, out, src, cuid)
+            cmd = clang_driver.compile_command(tc, arch, aflags[arch], root, out, src, cuid)
             procs[arch] = (cmd, subprocess.Popen(cmd, stdout=subprocess.PIPE,
                                                  stderr=subprocess.PIPE, text=True, cwd=work))
-        ast_base = clang_driver.ast_command(tc, todo[0][0], flags)
-        guesses = guess_kernel_names(text)
+        ast_base = clang_driver.ast_command(tc, todo[0][0], aflags[todo[0][0]])
+        # With the prelude precompiled, one dump of the whole unit holds just the cell's code;
+        # else one dump filtered by name per kernel the source scan finds.
+        whole = pchs[todo[0][0]] is not None and prelude_pch.whole_dump_fits(text, flags)
+        guesses = [None] if whole else guess_kernel_names(text)
         ast_procs = [clang_driver.ast_proc(ast_base, src, work, name) for name in guesses]
         results = {arch: (cmd, *p.communicate()) for arch, (cmd, p) in procs.items()}
         params: dict[str, dict[str, Any]] = {}
+        whole_json = b""
         for proc in ast_procs:
             out_json, _ = proc.communicate()
             if proc.returncode == 0:
                 params.update(clang_ast.kernel_params(out_json))
+                whole_json = out_json if whole else b""
+        for arch, (_cmd, _out, err) in results.items():
+            pch_used = pchs[arch]
+            if procs[arch][1].returncode != 0 and pch_used and prelude_pch.refused(err, pch_used):
+                prelude_pch.discard(pch_used)
+                return _build(tc, text, filename, todo, flags, use_cache, pch=False)
         for arch, (_cmd, _out, err) in results.items():
             if procs[arch][1].returncode != 0:
                 diags = parse_diagnostics(err, src, filename)
@@ -166,13 +191,13 @@ def _build(tc, text: str, filename: str, todo, flags, use_cache: bool) -> dict[s
                     proc = clang_driver.ast_proc(ast_base, src, work,
                                                 kernel_names.ast_filter_name(raw))
                     params.update(clang_ast.kernel_params(proc.communicate()[0]))
-        variables = _variables(tc, ast_base, src, work, todo)
+        variables = _variables(tc, ast_base, src, work, todo, whole_json)
         elapsed = time.perf_counter() - t0
         built = {}
         for arch, key in todo:
             cmd, _out, err = results[arch]
             out = work / arch
-            deps = header_deps.read_deps(out / "deps.d", src)
+            deps = header_deps.read_deps(out / "deps.d", src, stubs)
             remarks = parse_remarks(err)
             kernels = _kernels(raws[arch], arch, params, remarks)
             warnings = tuple(d for d in parse_diagnostics(err, src, filename)
@@ -192,10 +217,11 @@ def _build(tc, text: str, filename: str, todo, flags, use_cache: bool) -> dict[s
         shutil.rmtree(work, ignore_errors=True)
 
 
-def _variables(tc, ast_base: list[str], src: Path, work: Path,
-               todo) -> dict[str, dict[str, DeviceVariable]]:
+def _variables(tc, ast_base: list[str], src: Path, work: Path, todo,
+               whole_json: bytes = b"") -> dict[str, dict[str, DeviceVariable]]:
     """Per arch, the code object's __device__/__constant__ variables by source name, typed from
-    clang's AST (one filtered dump per variable, run concurrently; none when there are none)."""
+    clang's AST: the whole unit's dump when there is one, else one filtered dump per variable,
+    run concurrently (none when there are no variables)."""
     found = {arch: read_variables((work / arch / "code.hsaco").read_bytes()) for arch, _ in todo}
     symbols = sorted({v[0] for vs in found.values() for v in vs})
     if not symbols:
@@ -206,9 +232,13 @@ def _variables(tc, ast_base: list[str], src: Path, work: Path,
         out = subprocess.run([tc.tool("llvm-cxxfilt")], input="\n".join(mangled),
                              capture_output=True, text=True)
         names.update(zip(mangled, out.stdout.splitlines()))
-    procs = {s: clang_driver.ast_proc(ast_base, src, work, names[s]) for s in symbols[:32]}
-    types = {s: clang_ast.variable_type(p.communicate()[0], names[s].rsplit("::", 1)[-1])
-             for s, p in procs.items()}
+    if whole_json:
+        types = {s: clang_ast.variable_type(whole_json, names[s].rsplit("::", 1)[-1])
+                 for s in symbols}
+    else:
+        procs = {s: clang_driver.ast_proc(ast_base, src, work, names[s]) for s in symbols[:32]}
+        types = {s: clang_ast.variable_type(p.communicate()[0], names[s].rsplit("::", 1)[-1])
+                 for s, p in procs.items()}
     return {arch: {names[s]: DeviceVariable(names[s], s, vaddr, size, sec, types.get(s))
                    for s, vaddr, size, sec in vs} for arch, vs in found.items()}
 

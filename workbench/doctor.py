@@ -159,6 +159,14 @@ def _device_math(rep: DoctorReport) -> None:
         rep.fixes.append(OCML_HINT + ".")
 
 
+def _precompiled_prelude(rep: DoctorReport, tc: tc_mod.Toolchain) -> None:
+    """Whether cold compiles load the prelude precompiled (workbench/prelude_pch.py)."""
+    from .prelude_pch import status
+
+    ok, value = status(tc)
+    rep.add("Targets", Check("precompiled prelude", value, ok=ok, required=False))
+
+
 def _gpu(rep: DoctorReport) -> None:
     sec = "GPU runtime"
     rocm = tc_mod.rocm_path()
@@ -224,6 +232,7 @@ def doctor() -> DoctorReport:
     if tc is not None:
         _targets(rep, tc)
         _device_math(rep)
+        _precompiled_prelude(rep, tc)
     _gpu(rep)
     _python(rep)
     return rep

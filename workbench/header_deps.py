@@ -26,8 +26,10 @@ def dep_flags(path: Path) -> tuple[str, ...]:
     return tuple(out)
 
 
-def read_deps(path: Path, src: Path) -> tuple[tuple[str, int, int, str], ...] | None:
-    """Headers the compile read (from clang's dependency file), except the source and prelude.
+def read_deps(path: Path, src: Path, skip: Sequence[Path] = ()
+              ) -> tuple[tuple[str, int, int, str], ...] | None:
+    """Headers the compile read (from clang's dependency file), except the source, the prelude
+    and ``skip`` (the precompiled prelude's stub, which clang lists as one of its inputs).
 
     None when clang wrote no list: such a build is never served from the cache again, since
     nothing would tell that a header it read has changed.
@@ -39,13 +41,14 @@ def read_deps(path: Path, src: Path) -> tuple[tuple[str, int, int, str], ...] | 
     body = raw.split(":", 1)[1] if ":" in raw else ""
     files = body.replace("\\\n", " ").split()
     prelude = str(INCLUDE_DIR)
+    skipped = {str(src), *(str(s) for s in skip)}
     out = []
     for f in files:
         p = os.path.abspath(os.path.join(src.parent, f))
-        if p == str(src) or p.startswith(prelude):
+        if p in skipped or p.startswith(prelude):
             continue
         st = os.stat(p)
-        out.append((p, st.st_size, st.st_mtime_ns, _sha(p)))
+        out.append((p, st.st_size, st.st_mtime_ns, _sha(p, st)))
     return tuple(out)
 
 
@@ -65,7 +68,20 @@ def deps_fresh(deps: Sequence[tuple[str, int, int, str]] | None) -> bool:
     return True
 
 
-def _sha(path: str) -> str:
+_digests: dict[tuple[str, int, int, int], str] = {}
+
+
+def _sha(path: str, st: os.stat_result | None = None) -> str:
+    """SHA-256 of a header; with its ``stat``, remembered for that (size, mtime, inode), as
+    every compile lists the same ~250 system headers the prelude reads."""
+    if st is not None:
+        k = (path, st.st_size, st.st_mtime_ns, st.st_ino)
+        d = _digests.get(k)
+        if d is not None:
+            return d
     with open(path, "rb") as f:
-        return hashlib.sha256(f.read()).hexdigest()
+        d = hashlib.sha256(f.read()).hexdigest()
+    if st is not None:
+        _digests[k] = d
+    return d
 

@@ -1,0 +1,153 @@
+"""The precompiled prelude (workbench/prelude_pch.py): the same code objects, less parsing.
+
+Every ``.hip`` file under ``tests/kernels/`` and ``kernels/`` is compiled with the prelude
+precompiled and parsed (``HIPWB_PCH=0``), and the code objects' text sections and metadata
+notes must be byte-identical. The rest checks the rules of the module docstring: which flags
+reach the header's key, that a sweep over a user ``-D`` reuses one header, that clang's refusal
+(a header from another option set) falls back, and that the stub never enters a cell's header
+list.
+"""
+from __future__ import annotations
+
+import io
+import os
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+from elftools.elf.elffile import ELFFile
+
+import workbench as wb
+from workbench import CompileError, compiler, prelude_pch
+from workbench.toolchain import find_toolchain
+
+ROOT = Path(__file__).resolve().parents[2]
+FIELDWORK_ROOT = ROOT / "tests" / "kernels" / "fieldwork"
+sys.path.insert(0, str(FIELDWORK_ROOT))
+import corpus  # noqa: E402  (tests/kernels/fieldwork/corpus.py: how each program builds)
+
+FIELDWORK = {FIELDWORK_ROOT / e.path: e for e in corpus.ENTRIES}
+FILES = sorted([*ROOT.glob("tests/kernels/**/*.hip"), *ROOT.glob("kernels/**/*.hip")])
+# Tried in order: the first arch the parsed prelude builds a file for is compared.
+ARCHS = ("gfx942", "gfx950", "gfx1100", "gfx1201")
+# Sampled in `make test` (every SAMPLE-th file); HIPWB_FULL=1 (make test FULL=1) compares all.
+SAMPLE = 1 if os.environ.get("HIPWB_FULL") == "1" else 6
+
+
+def sections(elf: bytes) -> dict[str, bytes]:
+    """The text section and the metadata note of a code object."""
+    f = ELFFile(io.BytesIO(elf))
+    return {s.name: s.data() for s in f.iter_sections() if s.name in (".text", ".note")}
+
+
+def how_to_build(path: Path) -> tuple[list[Path], tuple[str, ...]]:
+    """The include folders and options a file's own build passes (the fieldwork corpus says
+    for its programs; the timing ladder uses the tutorial's gemm header)."""
+    entry = FIELDWORK.get(path)
+    if entry is not None:
+        return [FIELDWORK_ROOT / d for d in entry.includes], tuple(entry.options)
+    return [path.parent, ROOT / "kernels" / "gemm"], ()
+
+
+def compare(path: Path) -> str | None:
+    """Build one file both ways for the first arch that takes it; None when none does."""
+    src = corpus.read(path)
+    dirs, options = how_to_build(path)
+    for arch in ARCHS:
+        kw = dict(cache=False, filename="k.hip", include_dirs=[path.parent, *dirs],
+                  options=options)
+        try:
+            with prelude_pch.using(False):
+                plain = wb.compile(src, arch, **kw)
+        except CompileError:
+            continue
+        with prelude_pch.using(True):
+            fast = wb.compile(src, arch, **kw)
+        assert "-include-pch" in fast[arch].command, path
+        a, b = sections(plain[arch].elf), sections(fast[arch].elf)
+        assert set(a) == {".text", ".note"}, path
+        assert a == b, f"{path.relative_to(ROOT)} ({arch}): code differs with the PCH"
+        assert ({n: k.args for n, k in plain[arch].kernels.items()}
+                == {n: k.args for n, k in fast[arch].kernels.items()}), path
+        assert ({n: k.dynamic_shared for n, k in plain[arch].kernels.items()}
+                == {n: k.dynamic_shared for n, k in fast[arch].kernels.items()}), path
+        assert plain[arch].variables == fast[arch].variables, path
+        return arch
+    return None
+
+
+def test_every_kernel_file_builds_the_same_code_both_ways():
+    assert len(FILES) > 100
+    files = FILES[::SAMPLE]
+    with ThreadPoolExecutor(max_workers=2) as pool:  # clang runs as subprocesses
+        archs = dict(zip(files, pool.map(compare, files)))
+    unbuildable = [str(p.relative_to(ROOT)) for p, a in archs.items() if a is None]
+    expected_to_fail = {str((FIELDWORK_ROOT / e.path).relative_to(ROOT))
+                        for e in corpus.ENTRIES if e.fails}
+    assert set(unbuildable) <= expected_to_fail, unbuildable
+
+
+def test_user_defines_the_prelude_never_spells_stay_out_of_the_key():
+    tc = find_toolchain()
+    base = compiler.clang_driver.clang_flags(tc, (), {}, (), "3")
+    swept = [compiler.clang_driver.clang_flags(tc, ("-DBLOCK=64",), {"N": n, "TILE": 16}, (),
+                                                "3") for n in (128, 256)]
+    keys = {prelude_pch.key(tc, "gfx942", prelude_pch.build_flags(f)) for f in [base, *swept]}
+    assert len(keys) == 1
+    # a macro the prelude tests (NDEBUG: assert), a reserved name, -O and -std all change it
+    for extra in (("-DNDEBUG",), ("-D_GLIBCXX_ASSERTIONS",), ("-std=c++20",), ("-ffast-math",)):
+        f = compiler.clang_driver.clang_flags(tc, extra, {}, (), "3")
+        assert prelude_pch.key(tc, "gfx942", prelude_pch.build_flags(f)) not in keys, extra
+    other_o = compiler.clang_driver.clang_flags(tc, (), {}, (), "1")
+    assert prelude_pch.key(tc, "gfx942", prelude_pch.build_flags(other_o)) not in keys
+
+
+@pytest.mark.parametrize("option", ["-E", "-S", "-save-temps", "-Xclang", "-fsyntax-only",
+                                    "-emit-llvm", "-include-pch"])
+def test_options_that_change_clangs_action_parse_the_prelude(option):
+    tc = find_toolchain()
+    flags = compiler.clang_driver.clang_flags(tc, (option,), {}, (), "3")
+    assert prelude_pch.build_flags(flags) is None
+
+
+def test_a_sweep_over_a_user_define_reuses_one_header(tmp_path, monkeypatch):
+    monkeypatch.setenv("HIPWB_CACHE_DIR", str(tmp_path))
+    monkeypatch.setenv("HIPWB_PCH", "1")
+    src = "__global__ void k(float* o) { o[threadIdx.x] = BLOCK * N; }\n"
+    for n in (1, 2, 3):
+        mod = wb.compile(src, "gfx942", defines={"BLOCK": 64, "N": n})
+        assert "-include-pch" in mod["gfx942"].command
+    assert len(list((tmp_path / "objects" / "pch").glob("prelude-gfx942-*"))) == 1
+    deps = compiler.compile_cache._memo  # the stub is never one of the cell's headers
+    assert not any(prelude_pch.STUB_NAME in str(d) for _, ds in deps.values() for d in ds or ())
+
+
+def test_a_header_clang_refuses_is_dropped_and_the_cell_still_compiles(tmp_path, monkeypatch):
+    """A header whose entry is sound but whose content is another option set's (clang: "-O
+    differs in precompiled file"): the compile runs again parsing the prelude, the entry is
+    dropped, and the next compile builds a good one."""
+    monkeypatch.setenv("HIPWB_CACHE_DIR", str(tmp_path))
+    monkeypatch.setenv("HIPWB_PCH", "1")
+    src = "__global__ void k(float* o) { o[threadIdx.x] = 2.0f; }\n"
+    wb.compile(src, "gfx942", opt_level=1)
+    wb.compile(src + "// 2\n", "gfx942", opt_level=3)
+    o1, o3 = (next((tmp_path / "objects" / "pch").glob(f"prelude-gfx942-{k}")) for k in (
+        prelude_pch.key(find_toolchain(), "gfx942", prelude_pch.build_flags(
+            compiler.clang_driver.clang_flags(find_toolchain(), (), {}, (), o)))
+        for o in ("1", "3")))
+    (o3 / "prelude.pch").unlink()
+    os.link(o1 / "prelude.pch", o3 / "prelude.pch")
+    (o3 / "entry.json").write_bytes((o1 / "entry.json").read_bytes())
+    prelude_pch._verified.clear()
+    mod = wb.compile(src + "// 3\n", "gfx942", opt_level=3)
+    assert "-include-pch" not in mod["gfx942"].command and "-O3" in mod["gfx942"].command
+    assert not o3.exists()
+    assert "-include-pch" in wb.compile(src + "// 4\n", "gfx942")["gfx942"].command
+
+
+def test_off_switch_and_rocm_headers_parse_the_prelude(monkeypatch):
+    monkeypatch.setenv("HIPWB_PCH", "0")
+    mod = wb.compile("__global__ void k(int* o) { *o = 1; }\n", "gfx942", cache=False)
+    assert "-include-pch" not in mod["gfx942"].command
+    assert "hip/hip_runtime.h" in mod["gfx942"].command

@@ -1,0 +1,325 @@
+"""The prelude as a clang precompiled header: parsed once per LLVM, arch and option set.
+
+Why: almost all of a cold compile is clang parsing the prelude (the C++ standard headers, the
+host API, the math headers); a precompiled header (PCH) of it cuts a small kernel's compile to
+about a third. Rules:
+
+- Only offline compiles use it (hipwb's prelude: ``-include hip/hip_runtime.h`` found through
+  ``-isystem workbench/include``); with ROCm's headers, with ``HIPWB_PCH=0``, or when the
+  compile passes an option this module cannot classify (one that changes clang's action or
+  output, or ``-Xclang``), the prelude is parsed as before.
+- The header is built with the compile's own flags, less three kinds: ``-D``/``-U`` of a name
+  the prelude never spells (hipwb's prelude keeps user macros out through its reserved names and
+  hipwb/push_macros.h, so ``-DBLOCK=64`` cannot change it, and a sweep over such values reuses
+  one header); the user's ``-include`` files (they follow the prelude, as before); and remarks.
+  A ``-D`` of a name the prelude spells, or of a reserved name (``_X``, ``__x``: the
+  implementation's, as ``_GLIBCXX_ASSERTIONS`` is), goes into the header and its key.
+- The key hashes this format, the toolchain's identity, the arch, the prelude's folder and
+  bytes, and those build flags. clang checks the rest when it loads the header (language
+  options, -O, target, each macro against the command line; clang's PCH validation); a header it
+  refuses is dropped and the compile runs again without it. The system headers the prelude
+  reads (libstdc++, glibc) are listed in the entry and checked fresh before each use.
+- Built with ``-fno-pch-timestamp`` (clang then checks its input files by size, not mtime: a
+  fresh checkout keeps its headers valid) from a fixed stub ``#include <hip/hip_runtime.h>``
+  that stays at one path, since a PCH names its main file and refuses to load without it.
+- Stored like the device library: ``<cache>/pch/<name>/`` with ``prelude.pch`` and
+  ``entry.json`` (size, SHA-256, the headers read), published by one rename, checked on first
+  use in a process; ``compile(cache=False)`` keeps its own in this process's folder.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+import threading
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from functools import cache
+from pathlib import Path
+
+from . import cache_files as _files
+from . import header_deps
+from .prelude import INCLUDE_DIR, prelude_hash
+
+PCH_FORMAT = 1
+PRELUDE_INCLUDE = ("-include", "hip/hip_runtime.h")
+STUB_NAME = "prelude-stub.hip"
+STUB_TEXT = b"#include <hip/hip_runtime.h>\n"
+
+# Options that take their value as the next argument, kept in both the header's build and the
+# compile; ``-include`` goes to the compile only; -D/-U are sorted by name.
+_PAIRED_KEEP = frozenset({"-I", "-isystem", "-idirafter", "-iquote", "-mllvm"})
+# What a compile may pass for the header to be used; anything else changes clang's action,
+# output or input handling (-E -S -c -o -x -M* -save-temps -emit-llvm -Xclang ...).
+_SAFE_PREFIXES = ("-D", "-U", "-I", "-f", "-m", "-W", "-w", "-g", "-O", "-std=", "-R",
+                  "-isystem", "-idirafter", "-iquote", "-include", "-nogpu", "-ffp",
+                  "--rocm-path=", "-pedantic")
+_UNSAFE = re.compile(r"-(fsyntax-only|fmodules?\S*|fpch\S*|include-pch|femit\S*|fno-validate"
+                     r"\S*|Wp,.*|Xclang|Xarch\S*|mllvm=.*)$")
+
+_lock = threading.Lock()
+_failed: set[str] = set()        # keys whose build failed in this process (not retried)
+_verified: dict[str, tuple] = {}  # entry folder -> (size, mtime_ns, ino) of its checked .pch
+build_seconds: dict[str, float] = {}  # key -> seconds this process spent building it
+
+
+_override = threading.local()
+
+
+def enabled() -> bool:
+    """Whether compiles may use a precompiled prelude: ``HIPWB_PCH=0`` turns it off, ``using``
+    overrides that in one thread."""
+    on = getattr(_override, "on", None)
+    if on is not None:
+        return on
+    return os.environ.get("HIPWB_PCH", "1").lower() not in ("0", "off", "no", "false")
+
+
+@contextmanager
+def using(on: bool) -> Iterator[None]:
+    """Compiles in this thread use the precompiled prelude (True) or parse it (False)."""
+    before = getattr(_override, "on", None)
+    _override.on = on
+    try:
+        yield
+    finally:
+        _override.on = before
+
+
+@cache
+def prelude_names() -> frozenset[str]:
+    """Every identifier the prelude's own headers spell outside comments and literals."""
+    names: set[str] = set()
+    for p in sorted(INCLUDE_DIR.rglob("*")):
+        if not p.is_file():
+            continue
+        text = p.read_text(errors="replace")
+        text = re.sub(r"/\*.*?\*/", " ", text, flags=re.S)
+        text = re.sub(r"//[^\n]*", " ", text)
+        text = re.sub(r'"(\\.|[^"\\\n])*"', " ", text)
+        names.update(re.findall(r"\b[A-Za-z_]\w*\b", text))
+    return frozenset(names)
+
+
+@cache
+def prelude_includes() -> frozenset[str]:
+    """Header names a cell may include that add nothing to the precompiled prelude: the
+    prelude's own files (``hip/hip_fp8.h``) and the headers it includes (``cmath``)."""
+    names = {str(p.relative_to(INCLUDE_DIR)) for p in INCLUDE_DIR.rglob("*") if p.is_file()}
+    names |= {str(p.relative_to(INCLUDE_DIR / "hip")) for p in (INCLUDE_DIR / "hip").rglob("*")
+              if p.is_file()}
+    for p in INCLUDE_DIR.rglob("*.h"):
+        names.update(_INCLUDE_RE.findall(p.read_text(errors="replace")))
+    return frozenset(names)
+
+
+_INCLUDE_RE = re.compile(r"^\s*#\s*include\s*[<\"]([^>\"]+)[>\"]", re.M)
+
+
+def whole_dump_fits(text: str, flags: Sequence[str]) -> bool:
+    """Whether clang's AST dump of the whole translation unit holds only the cell's own code:
+    with the prelude precompiled, clang dumps no declaration it loaded from the header, so one
+    unfiltered dump replaces a filtered one per kernel unless the cell (or an ``-include``)
+    brings in headers of its own."""
+    if sum(1 for f in flags if f == "-include" or f.startswith("-include")) > 1:
+        return False
+    return all(name in prelude_includes() for name in _INCLUDE_RE.findall(text))
+
+
+def _macro_name(text: str) -> str:
+    return re.split(r"[=(]", text, maxsplit=1)[0].strip()
+
+
+def _reaches_prelude(name: str) -> bool:
+    return name.startswith("_") or name in prelude_names()
+
+
+def build_flags(flags: Sequence[str]) -> tuple[str, ...] | None:
+    """The flags the header is built with (see the module docstring), or None when ``flags``
+    hold an option the header cannot be used with, or not hipwb's own prelude include."""
+    if not enabled() or not _has_prelude_include(flags):
+        return None
+    out: list[str] = []
+    it = iter(flags)
+    for f in it:
+        if f in ("-D", "-U"):
+            name = next(it, "")
+            if _reaches_prelude(_macro_name(name)):
+                out += [f, name]
+        elif f == "-include":
+            next(it, None)
+        elif f in _PAIRED_KEEP:
+            out += [f, next(it, "")]
+        elif _UNSAFE.match(f) or not f.startswith(_SAFE_PREFIXES):
+            return None
+        elif f.startswith(("-D", "-U")):
+            if _reaches_prelude(_macro_name(f[2:])):
+                out.append(f)
+        elif f.startswith("-include"):
+            return None  # -includeFILE, glued: rare; parse as before
+        elif not f.startswith("-R"):
+            out.append(f)
+    return tuple(out)
+
+
+def _has_prelude_include(flags: Sequence[str]) -> bool:
+    return any(tuple(flags[i:i + 2]) == PRELUDE_INCLUDE for i in range(len(flags) - 1))
+
+
+def with_pch(flags: Sequence[str], pch: Path) -> tuple[str, ...]:
+    """``flags`` with hipwb's ``-include hip/hip_runtime.h`` replaced by the loaded header."""
+    out = list(flags)
+    for i in range(len(out) - 1):
+        if tuple(out[i:i + 2]) == PRELUDE_INCLUDE:
+            out[i:i + 2] = ["-include-pch", str(pch)]
+            break
+    return tuple(out)
+
+
+def key(tc, arch: str, bflags: Sequence[str]) -> str:
+    h = hashlib.sha256()
+    for part in (f"pch-format-{PCH_FORMAT}", tc.identity, arch, str(INCLUDE_DIR),
+                 prelude_hash(), "\0".join(bflags)):
+        h.update(part.encode() + b"\0")
+    return h.hexdigest()[:24]
+
+
+def precompiled(tc, arch: str, flags: Sequence[str], root: Path | None) -> Path | None:
+    """The precompiled prelude for a compile with ``flags`` (built on first use), or None when
+    none can be used: the compile then parses the prelude itself."""
+    if tc.rocm_path is not None:
+        return None
+    bflags = build_flags(flags)
+    if bflags is None:
+        return None
+    k = key(tc, arch, bflags)
+    if k in _failed:
+        return None
+    homes = ([root / "pch"] if root is not None else []) + [_files.private_dir() / "pch"]
+    for home in homes:
+        entry = home / f"prelude-{arch}-{k}"
+        state = _check(entry)
+        if state is True:
+            return entry / "prelude.pch"
+        if state is not None:
+            _files.warn(f"hipwb: the precompiled prelude {entry} is stale or damaged ({state}); "
+                        f"rebuilding it")
+        try:
+            return _build(tc, arch, bflags, k, home, entry)
+        except OSError as e:
+            if home is homes[-1]:
+                return None
+            _files.unusable(root, e)
+    return None
+
+
+def _check(entry: Path) -> bool | str | None:
+    """True when the entry is sound and its headers unchanged, None when there is none, else
+    what is wrong. The SHA-256 is checked once per process per file."""
+    try:
+        st = os.stat(entry / "prelude.pch")
+        doc = _files.read_json(entry / "entry.json", 1 << 20)
+    except FileNotFoundError:
+        return None if not os.path.lexists(entry) else "a file is missing"
+    except (OSError, _files.BadEntry) as e:
+        if isinstance(e, OSError) and not os.path.lexists(entry):
+            return None  # e.g. a path above it is a file: the build says the folder is unusable
+        return str(e) if isinstance(e, _files.BadEntry) else (e.strerror or type(e).__name__)
+    if type(doc) is not dict or doc.get("format") != PCH_FORMAT or doc.get("size") != st.st_size:
+        return "prelude.pch does not match entry.json"
+    stamp = (st.st_size, st.st_mtime_ns, st.st_ino)
+    if _verified.get(str(entry)) != stamp:
+        with open(entry / "prelude.pch", "rb") as f:
+            if hashlib.sha256(f.read()).hexdigest() != doc.get("sha256"):
+                return "prelude.pch does not match its SHA-256"
+        _verified[str(entry)] = stamp
+    deps = doc.get("deps")
+    if type(deps) is not list or not header_deps.deps_fresh([tuple(d) for d in deps]):
+        return "a system header it read has changed"
+    return True
+
+
+def stub(home: Path) -> Path:
+    """The fixed main file every header in ``home`` is built from (written once)."""
+    path = home / STUB_NAME
+    try:
+        if path.read_bytes() == STUB_TEXT:
+            return path
+    except OSError:
+        pass
+    home.mkdir(parents=True, exist_ok=True)
+    _files.atomic_write(path, STUB_TEXT)
+    return path
+
+
+def _build(tc, arch: str, bflags: Sequence[str], k: str, home: Path, entry: Path) -> Path | None:
+    """Build one header into ``entry``; None (remembered for this process) when clang cannot:
+    the compile then parses the prelude and reports any error in it as usual."""
+    main = stub(home)
+    work = Path(tempfile.mkdtemp(dir=_files.private_dir()))
+    t0 = time.perf_counter()
+    try:
+        cmd = [tc.clang, "-x", "hip", f"--offload-arch={arch}", "--offload-device-only",
+               "--no-gpu-bundle-output", *bflags, "-S", "-fpch-instantiate-templates",
+               "-Xclang", "-emit-pch",
+               "-Xclang", "-fno-pch-timestamp", *header_deps.dep_flags(work / "deps.d"),
+               "-o", str(work / "prelude.pch"), str(main)]
+        p = subprocess.run(cmd, capture_output=True, cwd=work)
+        if p.returncode != 0:
+            with _lock:
+                _failed.add(k)
+            return None
+        data = (work / "prelude.pch").read_bytes()
+        deps = header_deps.read_deps(work / "deps.d", main) or ()
+        doc = {"format": PCH_FORMAT, "size": len(data), "arch": arch,
+               "sha256": hashlib.sha256(data).hexdigest(), "flags": list(bflags),
+               "deps": [list(d) for d in deps]}
+        _files.store_dir(entry, {"prelude.pch": data, "entry.json": json.dumps(doc).encode()},
+                         lambda e: _check(e) is True)
+        build_seconds[k] = time.perf_counter() - t0
+        return entry / "prelude.pch"
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def status(tc) -> tuple[bool, str]:
+    """``hipwb doctor``'s line: whether cold compiles load a precompiled prelude, checked by
+    building (or finding) gfx942's for the default options; else why they parse it."""
+    from .clang_driver import clang_flags
+    from .compile_cache import cache_dir
+
+    if not enabled():
+        return False, "off (HIPWB_PCH=0): every compile parses the prelude"
+    if tc.rocm_path is not None:
+        return False, "not used with ROCm's headers: every compile parses them"
+    pch = precompiled(tc, "gfx942", clang_flags(tc, (), {}, (), "3"), cache_dir())
+    if pch is None:
+        return False, (f"clang {tc.clang_version} could not build one: compiles parse the "
+                       f"prelude (about 3x slower cold)")
+    built = next(iter(build_seconds.values()), None) if build_seconds else None
+    how = f"built in {built:.1f} s" if built is not None else "ready"
+    return True, f"yes, one per arch and option set ({how}: {pch.parent.parent})"
+
+
+def refused(stderr: str, pch: Path) -> bool:
+    """Whether a failed compile's errors are clang refusing the precompiled prelude (clang's
+    PCH errors name the file: "... differs in precompiled file '<path>' ...")."""
+    return str(pch) in stderr
+
+
+def discard(pch: Path) -> None:
+    """Drop an entry clang refused, so the next compile builds it afresh."""
+    _verified.pop(str(pch.parent), None)
+    _files.discard(pch.parent)
+
+
+def is_stub(path: str) -> bool:
+    """Whether a path in a dependency list is a header's stub (never the user's file)."""
+    return os.path.basename(path) == STUB_NAME and os.path.basename(
+        os.path.dirname(path)) == "pch"
