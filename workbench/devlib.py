@@ -106,7 +106,7 @@ def wave64(arch: str, options: Sequence[str]) -> bool:
     return w64
 
 
-DEVLIB_FORMAT = 2  # folder entries with a checked SHA-256 (1: a bare .bc file)
+DEVLIB_FORMAT = 3  # 3: foldable __oclc_* constants; 2: a checked SHA-256; 1: a bare .bc file
 
 
 def hipwb_bitcode(tc, arch: str, options: Sequence[str], cache_root: Path | None) -> Path:
@@ -181,17 +181,42 @@ def _build(tc, arch: str, defs: dict[str, int]) -> bytes:
         # wave64 on a wave32-default target (gfx10+) needs the flag; gfx9 is wave64 only
         wave = (["-mwavefrontsize64"] if defs["__HIPWB_WAVE64"]
                 and get_arch(arch).default_wave_size == 32 else [])
+        text = work / "hipwb.ll"
         cmd = [tc.clang, "-x", "hip", f"--offload-arch={arch}", "--offload-device-only",
-               "-nogpuinc", "-nogpulib", "-O2", "-emit-llvm", "-c", "-mprintf-kind=buffered",
+               "-nogpuinc", "-nogpulib", "-O2", "-emit-llvm", "-S", "-mprintf-kind=buffered",
                "-fgpu-rdc", "-fuse-cuid=none",
-               *wave, *[f"-D{k}={v}" for k, v in defs.items()], "-o", str(out),
+               *wave, *[f"-D{k}={v}" for k, v in defs.items()], "-o", str(text),
                str(DEVLIB_SOURCE)]
         p = subprocess.run(cmd, capture_output=True, text=True)
+        if p.returncode == 0:
+            text.write_text(foldable_constants(text.read_text()))
+            p = subprocess.run([tc.clang, "--target=amdgcn-amd-amdhsa", f"-mcpu={arch}",
+                                "-nogpulib", "-x", "ir", "-c", "-emit-llvm", "-o", str(out),
+                                str(text)], capture_output=True, text=True)
         if p.returncode != 0:
             raise DevlibError(f"building hipwb's device library for {arch} failed:\n{p.stderr}")
         return out.read_bytes()
     finally:
         shutil.rmtree(work, ignore_errors=True)
+
+
+_OCLC_RE = re.compile(r"^(@__oclc_\w+ = )(?:dso_local )?protected (local_unnamed_addr "
+                      r"addrspace\(4\)) externally_initialized constant", re.M)
+
+
+def foldable_constants(ir: str) -> str:
+    """The ``__oclc_*`` constants as ROCm's oclc_*.bc define them: ``linkonce_odr`` and not
+    ``externally_initialized``.
+
+    Why: HIP makes every ``__constant__`` variable ``externally_initialized`` (the host may
+    write it with hipMemcpyToSymbol), so LLVM may not fold its value; ocml would then load
+    ``__oclc_ISA_version`` & co. at run time and branch on them (log1pf on gfx950: 588
+    instructions instead of 417). ROCm-Device-Libs' oclc bitcode defines them as
+    ``linkonce_odr protected addrspace(4) constant`` (its oclc/src/*.cl compiled as OpenCL
+    constants), which the optimizer folds once linked. An LLVM that spells them otherwise
+    keeps them as they are: slower code, same results.
+    """
+    return _OCLC_RE.sub(r"\1linkonce_odr protected \2 constant", ir)
 
 
 def link_flags(tc, arch: str, options: Sequence[str], cache_root: Path | None) -> list[str]:

@@ -9,6 +9,7 @@ for the host and compared with numpy in float64.
 from __future__ import annotations
 
 import ctypes
+import io
 import re
 import subprocess
 from pathlib import Path
@@ -430,3 +431,26 @@ def test_two_over_pi_table_is_right():
     words = [int(w, 16) for w in re.findall(r"0x([0-9A-F]{8})u", body)]
     expected = [(two_over_pi >> (k - 32 * (i + 1))) & 0xFFFFFFFF for i in range(len(words))]
     assert len(words) == 8 and words == expected
+
+
+@pytest.mark.skipif(find_ocml() is None, reason="needs AMD's ocml.bc (rocm-device-libs)")
+@pytest.mark.parametrize("arch", ["gfx942", "gfx950", "gfx1100"])
+def test_ocml_control_constants_fold_away(arch):
+    """ocml branches on __oclc_ISA_version & co.; hipwb's device library defines them as
+    ROCm's oclc bitcode does (folded once linked), so no kernel loads them at run time."""
+    from elftools.elf.elffile import ELFFile
+
+    from workbench import devlib
+
+    src = ("extern \"C\" __global__ void k(const float* x, float* o) {\n"
+           "  o[threadIdx.x] = log1pf(x[threadIdx.x]) + erfinvf(x[threadIdx.x]);\n}\n")
+    co = workbench.compile(src, arch, cache=False)[arch]
+    symbols = [s.name for sec in ELFFile(io.BytesIO(co.elf)).iter_sections()
+               if sec.header.sh_type in ("SHT_SYMTAB", "SHT_DYNSYM") for s in sec.iter_symbols()]
+    assert not [s for s in symbols if s.startswith("__oclc_")], symbols
+    assert "s_getpc_b64" not in co.disassembly()
+    ir = ('@__oclc_ISA_version = protected local_unnamed_addr addrspace(4) '
+          'externally_initialized constant i32 9500, align 4\n')
+    assert devlib.foldable_constants(ir) == ('@__oclc_ISA_version = linkonce_odr protected '
+                                             'local_unnamed_addr addrspace(4) constant i32 '
+                                             '9500, align 4\n')

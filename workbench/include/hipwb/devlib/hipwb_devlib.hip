@@ -58,7 +58,8 @@ __attribute__((device, noreturn)) void __assertfail(const char *message, const c
 }
 
 /* ocml's control constants (ROCm-Device-Libs, oclc.h): read by ocml's functions and folded
- * away when both are linked. */
+ * away when both are linked, once workbench/devlib.py has made them linkonce_odr constants that
+ * are not externally_initialized (as ROCm's oclc_*.bc define them). */
 __attribute__((constant)) extern const bool __oclc_finite_only_opt =
     __HIPWB_FINITE_ONLY;
 __attribute__((constant)) extern const bool __oclc_unsafe_math_opt =
