@@ -142,10 +142,11 @@ def _build(tc, text: str, filename: str, todo, flags, use_cache: bool,
     precompiled prelude where one applies (``prelude_pch``); should clang refuse one, it is
     dropped and the whole build runs again parsing the prelude."""
     root = cache_dir() if use_cache else None
-    pchs = {arch: prelude_pch.precompiled(tc, arch, flags, root) if pch else None
+    extras = prelude_pch.leading_includes(text) if pch else ()
+    pchs = {arch: prelude_pch.precompiled(tc, arch, flags, root, extras) if pch else None
             for arch, _ in todo}
     aflags = {arch: prelude_pch.with_pch(flags, p) if p else flags for arch, p in pchs.items()}
-    stubs = [p.parent.parent / prelude_pch.STUB_NAME for p in pchs.values() if p]
+    stubs = [p.parent.parent / prelude_pch.stub_name(extras) for p in pchs.values() if p]
     work = Path(tempfile.mkdtemp(prefix="hipwb-build-"))
     cuid = hashlib.sha256(text.encode()).hexdigest()[:16]
     try:
@@ -162,7 +163,8 @@ def _build(tc, text: str, filename: str, todo, flags, use_cache: bool,
         ast_base = clang_driver.ast_command(tc, todo[0][0], aflags[todo[0][0]])
         # With the prelude precompiled, one dump of the whole unit holds just the cell's code;
         # else one dump filtered by name per kernel the source scan finds.
-        whole = pchs[todo[0][0]] is not None and prelude_pch.whole_dump_fits(text, flags)
+        whole = (pchs[todo[0][0]] is not None
+                 and prelude_pch.whole_dump_fits(text, flags, extras))
         guesses = [None] if whole else guess_kernel_names(text)
         ast_procs = [clang_driver.ast_proc(ast_base, src, work, name) for name in guesses]
         results = {arch: (cmd, *p.communicate()) for arch, (cmd, p) in procs.items()}

@@ -107,29 +107,86 @@ def prelude_names() -> frozenset[str]:
     return frozenset(names)
 
 
+def _resolve(name: str, includer: Path) -> Path | None:
+    """A prelude file an ``#include`` names (beside the includer, then as the compile's
+    ``-isystem`` and ``-idirafter`` folders would find it), else None (a system header)."""
+    for d in (includer.parent, INCLUDE_DIR, INCLUDE_DIR / "hip"):
+        p = (d / name).resolve()
+        if p.is_file() and p.is_relative_to(INCLUDE_DIR):
+            return p
+    return None
+
+
+def _spellings(p: Path) -> set[str]:
+    return {str(p.relative_to(INCLUDE_DIR))} | (
+        {str(p.relative_to(INCLUDE_DIR / "hip"))} if p.is_relative_to(INCLUDE_DIR / "hip")
+        else set())
+
+
 @cache
-def prelude_includes() -> frozenset[str]:
-    """Header names a cell may include that add nothing to the precompiled prelude: the
-    prelude's own files (``hip/hip_fp8.h``) and the headers it includes (``cmath``)."""
-    names = {str(p.relative_to(INCLUDE_DIR)) for p in INCLUDE_DIR.rglob("*") if p.is_file()}
-    names |= {str(p.relative_to(INCLUDE_DIR / "hip")) for p in (INCLUDE_DIR / "hip").rglob("*")
-              if p.is_file()}
-    for p in INCLUDE_DIR.rglob("*.h"):
-        names.update(_INCLUDE_RE.findall(p.read_text(errors="replace")))
+def _closure(roots: tuple[str, ...]) -> frozenset[str]:
+    """Every spelling of an ``#include`` that is a no-op after the headers ``roots`` (prelude
+    files, e.g. ``hip/hip_runtime.h``): the prelude files they reach and the system headers
+    those include (``cmath``)."""
+    names: set[str] = set()
+    todo = [INCLUDE_DIR / r for r in roots]
+    seen: set[Path] = set()
+    while todo:
+        f = todo.pop().resolve()
+        if f in seen:
+            continue
+        seen.add(f)
+        names |= _spellings(f)
+        for name in _INCLUDE_RE.findall(f.read_text(errors="replace")):
+            target = _resolve(name, f)
+            if target is None:
+                names.add(name)
+            else:
+                todo.append(target)
     return frozenset(names)
 
 
-_INCLUDE_RE = re.compile(r"^\s*#\s*include\s*[<\"]([^>\"]+)[>\"]", re.M)
+_INCLUDE_RE = re.compile(r"^[ \t]*#[ \t]*include[ \t]*[<\"]([^>\"]+)[>\"]", re.M)
+_INCLUDE_HERE = re.compile(r"#[ \t]*include[ \t]*[<\"]([^>\"]+)[>\"]")
+_LEADING_RE = re.compile(r"\s*(?://[^\n]*|/\*.*?\*/|#[ \t]*(?:pragma[ \t]+once|line)[^\n]*)",
+                         re.S)
 
 
-def whole_dump_fits(text: str, flags: Sequence[str]) -> bool:
+def leading_includes(source: str) -> tuple[str, ...]:
+    """The prelude headers the cell includes before anything else (``#include
+    <hip/hip_fp8.h>`` first thing after comments), as prelude-relative paths: precompiled with
+    the prelude, as nothing of the cell comes before them. The scan stops at the first line
+    that is anything else (code, a macro, a condition, another header)."""
+    out: list[str] = []
+    pos = 0
+    while True:
+        m = _LEADING_RE.match(source, pos)
+        while m and m.end() > pos:
+            pos = m.end()
+            m = _LEADING_RE.match(source, pos)
+        while pos < len(source) and source[pos].isspace():
+            pos += 1
+        inc = _INCLUDE_HERE.match(source, pos)
+        if inc is None:
+            break
+        target = _resolve(inc.group(1), INCLUDE_DIR / "hip" / "x")
+        if target is None:
+            break
+        out.append(str(target.relative_to(INCLUDE_DIR)))
+        pos = inc.end()
+    base = _closure(("hip/hip_runtime.h",))
+    return tuple(dict.fromkeys(r for r in out if r not in base))
+
+
+def whole_dump_fits(source: str, flags: Sequence[str], extras: Sequence[str]) -> bool:
     """Whether clang's AST dump of the whole translation unit holds only the cell's own code:
-    with the prelude precompiled, clang dumps no declaration it loaded from the header, so one
-    unfiltered dump replaces a filtered one per kernel unless the cell (or an ``-include``)
-    brings in headers of its own."""
+    clang dumps no declaration it loaded from the precompiled header, so one unfiltered dump
+    replaces a filtered one per kernel unless the cell (or an ``-include``) brings in headers
+    the header does not hold."""
     if sum(1 for f in flags if f == "-include" or f.startswith("-include")) > 1:
         return False
-    return all(name in prelude_includes() for name in _INCLUDE_RE.findall(text))
+    held = _closure(("hip/hip_runtime.h", *extras))
+    return all(name in held for name in _INCLUDE_RE.findall(source))
 
 
 def _macro_name(text: str) -> str:
@@ -182,23 +239,25 @@ def with_pch(flags: Sequence[str], pch: Path) -> tuple[str, ...]:
     return tuple(out)
 
 
-def key(tc, arch: str, bflags: Sequence[str]) -> str:
+def key(tc, arch: str, bflags: Sequence[str], extras: Sequence[str] = ()) -> str:
     h = hashlib.sha256()
     for part in (f"pch-format-{PCH_FORMAT}", tc.identity, arch, str(INCLUDE_DIR),
-                 prelude_hash(), "\0".join(bflags)):
+                 prelude_hash(), "\0".join(bflags), "\0".join(extras)):
         h.update(part.encode() + b"\0")
     return h.hexdigest()[:24]
 
 
-def precompiled(tc, arch: str, flags: Sequence[str], root: Path | None) -> Path | None:
-    """The precompiled prelude for a compile with ``flags`` (built on first use), or None when
-    none can be used: the compile then parses the prelude itself."""
+def precompiled(tc, arch: str, flags: Sequence[str], root: Path | None,
+                extras: Sequence[str] = ()) -> Path | None:
+    """The precompiled prelude for a compile with ``flags`` (built on first use), with the
+    prelude headers ``extras`` after the umbrella (``leading_includes``), or None when none
+    can be used: the compile then parses the prelude itself."""
     if tc.rocm_path is not None:
         return None
     bflags = build_flags(flags)
     if bflags is None:
         return None
-    k = key(tc, arch, bflags)
+    k = key(tc, arch, bflags, extras)
     if k in _failed:
         return None
     homes = ([root / "pch"] if root is not None else []) + [_files.private_dir() / "pch"]
@@ -211,7 +270,7 @@ def precompiled(tc, arch: str, flags: Sequence[str], root: Path | None) -> Path 
             _files.warn(f"hipwb: the precompiled prelude {entry} is stale or damaged ({state}); "
                         f"rebuilding it")
         try:
-            return _build(tc, arch, bflags, k, home, entry)
+            return _build(tc, arch, bflags, k, home, entry, extras)
         except OSError as e:
             if home is homes[-1]:
                 return None
@@ -245,23 +304,36 @@ def _check(entry: Path) -> bool | str | None:
     return True
 
 
-def stub(home: Path) -> Path:
-    """The fixed main file every header in ``home`` is built from (written once)."""
-    path = home / STUB_NAME
+def stub_name(extras: Sequence[str] = ()) -> str:
+    """The file name of the main file of a header with these ``extras``."""
+    return STUB_NAME if not extras else (
+        f"prelude-stub-{hashlib.sha256(_stub_text(extras)).hexdigest()[:12]}.hip")
+
+
+def _stub_text(extras: Sequence[str]) -> bytes:
+    return "".join(f"#include <{h}>\n" for h in ("hip/hip_runtime.h", *extras)).encode()
+
+
+def stub(home: Path, extras: Sequence[str] = ()) -> Path:
+    """The fixed main file the headers in ``home`` with these ``extras`` are built from
+    (written once; clang refuses a header whose main file is gone)."""
+    text = _stub_text(extras)
+    path = home / stub_name(extras)
     try:
-        if path.read_bytes() == STUB_TEXT:
+        if path.read_bytes() == text:
             return path
     except OSError:
         pass
     home.mkdir(parents=True, exist_ok=True)
-    _files.atomic_write(path, STUB_TEXT)
+    _files.atomic_write(path, text)
     return path
 
 
-def _build(tc, arch: str, bflags: Sequence[str], k: str, home: Path, entry: Path) -> Path | None:
+def _build(tc, arch: str, bflags: Sequence[str], k: str, home: Path, entry: Path,
+           extras: Sequence[str] = ()) -> Path | None:
     """Build one header into ``entry``; None (remembered for this process) when clang cannot:
     the compile then parses the prelude and reports any error in it as usual."""
-    main = stub(home)
+    main = stub(home, extras)
     work = Path(tempfile.mkdtemp(dir=_files.private_dir()))
     t0 = time.perf_counter()
     try:
@@ -277,7 +349,7 @@ def _build(tc, arch: str, bflags: Sequence[str], k: str, home: Path, entry: Path
             return None
         data = (work / "prelude.pch").read_bytes()
         deps = header_deps.read_deps(work / "deps.d", main) or ()
-        doc = {"format": PCH_FORMAT, "size": len(data), "arch": arch,
+        doc = {"format": PCH_FORMAT, "size": len(data), "arch": arch, "stub": main.name,
                "sha256": hashlib.sha256(data).hexdigest(), "flags": list(bflags),
                "deps": [list(d) for d in deps]}
         _files.store_dir(entry, {"prelude.pch": data, "entry.json": json.dumps(doc).encode()},
@@ -317,9 +389,3 @@ def discard(pch: Path) -> None:
     """Drop an entry clang refused, so the next compile builds it afresh."""
     _verified.pop(str(pch.parent), None)
     _files.discard(pch.parent)
-
-
-def is_stub(path: str) -> bool:
-    """Whether a path in a dependency list is a header's stub (never the user's file)."""
-    return os.path.basename(path) == STUB_NAME and os.path.basename(
-        os.path.dirname(path)) == "pch"

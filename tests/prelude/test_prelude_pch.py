@@ -151,3 +151,29 @@ def test_off_switch_and_rocm_headers_parse_the_prelude(monkeypatch):
     mod = wb.compile("__global__ void k(int* o) { *o = 1; }\n", "gfx942", cache=False)
     assert "-include-pch" not in mod["gfx942"].command
     assert "hip/hip_runtime.h" in mod["gfx942"].command
+
+
+def test_leading_prelude_includes_join_the_header_and_nothing_else_does():
+    lead = prelude_pch.leading_includes
+    assert lead('#line 2 "cell"\n// fp8\n#include <hip/hip_fp8.h>\n#include "hip/hip_runtime.h"\n'
+                '/* ocp */ #include <hip/hip_ext_ocp.h>\nint x;\n#include <hip/hip_fp4.h>\n') == (
+        "hip/hip_fp8.h", "hip/hip_ext_ocp.h")
+    # anything before them (a macro, a condition, a user header) keeps them in the cell
+    assert lead("#define FP8_OFF 1\n#include <hip/hip_fp8.h>\n") == ()
+    assert lead("#ifdef USE_FP8\n#include <hip/hip_fp8.h>\n#endif\n") == ()
+    assert lead('#include "mine.h"\n#include <hip/hip_fp8.h>\n') == ()
+    assert lead("#include <cmath>\n#include <hip/hip_bf16.h>\n") == ()  # both in the umbrella
+
+
+def test_a_cell_that_includes_hip_fp8_first_loads_it_precompiled(tmp_path, monkeypatch):
+    monkeypatch.setenv("HIPWB_CACHE_DIR", str(tmp_path))
+    src = ("#include <hip/hip_fp8.h>\n"
+           "extern \"C\" __global__ void k(const __hip_fp8_e4m3* x, float* o) {\n"
+           "  o[threadIdx.x] = log1pf(float(x[threadIdx.x]));\n}\n")
+    with prelude_pch.using(True):
+        fast = wb.compile(src, "gfx950", cache=False)["gfx950"]
+    with prelude_pch.using(False):
+        plain = wb.compile(src, "gfx950", cache=False)["gfx950"]
+    assert "-include-pch" in fast.command
+    assert sections(fast.elf) == sections(plain.elf)
+    assert fast.kernels["k"].args == plain.kernels["k"].args
