@@ -177,7 +177,7 @@ def test_a_folder_of_crafted_pickles_and_json_runs_nothing(cache, tmp_path):
     names = [p.name for p in files]
     # 6 code objects, 2 device libraries, 2 precompiled preludes (one per arch)
     assert names.count("entry.json") == 10 and "toolchains.json" in names
-    assert names.count("prelude.pch") == 2 and "prelude-stub.hip" in names
+    assert names.count("prelude.pch") == 2
     seen: dict[str, int] = {}
     for p in files:  # of each kind of file, every other one a pickle, the rest crafted JSON
         seen[p.name] = seen.get(p.name, -1) + 1

@@ -146,7 +146,7 @@ def _build(tc, text: str, filename: str, todo, flags, use_cache: bool,
     pchs = {arch: prelude_pch.precompiled(tc, arch, flags, root, extras) if pch else None
             for arch, _ in todo}
     aflags = {arch: prelude_pch.with_pch(flags, p) if p else flags for arch, p in pchs.items()}
-    stubs = [p.parent.parent / prelude_pch.stub_name(extras) for p in pchs.values() if p]
+    stubs = [prelude_pch.stub_dir() / prelude_pch.stub_name(extras)] if any(pchs.values()) else []
     work = Path(tempfile.mkdtemp(prefix="hipwb-build-"))
     cuid = hashlib.sha256(text.encode()).hexdigest()[:16]
     try:

@@ -21,10 +21,13 @@ about a third. Rules:
   reads (libstdc++, glibc) are listed in the entry and checked fresh before each use.
 - Built with ``-fno-pch-timestamp`` (clang then checks its input files by size, not mtime: a
   fresh checkout keeps its headers valid) from a fixed stub ``#include <hip/hip_runtime.h>``
-  that stays at one path, since a PCH names its main file and refuses to load without it.
+  (plus the cell's leading prelude includes, ``leading_includes``) in one per-user folder
+  (``stub_dir``), since a header names its main file and refuses to load without it; a stub
+  that went missing is written again, the same bytes at the same path.
 - Stored like the device library: ``<cache>/pch/<name>/`` with ``prelude.pch`` and
   ``entry.json`` (size, SHA-256, the headers read), published by one rename, checked on first
-  use in a process; ``compile(cache=False)`` keeps its own in this process's folder.
+  use in a process; ``compile(cache=False)`` keeps its own in this process's folder. A header
+  this process already checked in another cache folder is copied, not rebuilt.
 """
 
 from __future__ import annotations
@@ -66,6 +69,7 @@ _UNSAFE = re.compile(r"-(fsyntax-only|fmodules?\S*|fpch\S*|include-pch|femit\S*|
 _lock = threading.Lock()
 _failed: set[str] = set()        # keys whose build failed in this process (not retried)
 _verified: dict[str, tuple] = {}  # entry folder -> (size, mtime_ns, ino) of its checked .pch
+_known: dict[str, Path] = {}  # key -> an entry folder this process has checked or built
 build_seconds: dict[str, float] = {}  # key -> seconds this process spent building it
 
 
@@ -260,22 +264,41 @@ def precompiled(tc, arch: str, flags: Sequence[str], root: Path | None,
     k = key(tc, arch, bflags, extras)
     if k in _failed:
         return None
+    try:
+        main = stub(extras)
+    except OSError:
+        return None
     homes = ([root / "pch"] if root is not None else []) + [_files.private_dir() / "pch"]
     for home in homes:
         entry = home / f"prelude-{arch}-{k}"
         state = _check(entry)
         if state is True:
+            _known[k] = entry
             return entry / "prelude.pch"
         if state is not None:
             _files.warn(f"hipwb: the precompiled prelude {entry} is stale or damaged ({state}); "
                         f"rebuilding it")
         try:
-            return _build(tc, arch, bflags, k, home, entry, extras)
+            built = _copy(_known.get(k), entry) or _build(tc, arch, bflags, k, main, entry)
         except OSError as e:
             if home is homes[-1]:
                 return None
             _files.unusable(root, e)
+            continue
+        if built is not None:
+            _known[k] = built.parent
+        return built
     return None
+
+
+def _copy(known: Path | None, entry: Path) -> Path | None:
+    """A header this process already checked elsewhere (another cache folder: each test's or
+    sweep worker's own), copied into ``entry``: milliseconds instead of a second's build."""
+    if known is None or known == entry or _check(known) is not True:
+        return None
+    files = {n: (known / n).read_bytes() for n in ("prelude.pch", "entry.json")}
+    _files.store_dir(entry, files, lambda e: _check(e) is True)
+    return entry / "prelude.pch"
 
 
 def _check(entry: Path) -> bool | str | None:
@@ -314,26 +337,45 @@ def _stub_text(extras: Sequence[str]) -> bytes:
     return "".join(f"#include <{h}>\n" for h in ("hip/hip_runtime.h", *extras)).encode()
 
 
-def stub(home: Path, extras: Sequence[str] = ()) -> Path:
-    """The fixed main file the headers in ``home`` with these ``extras`` are built from
-    (written once; clang refuses a header whose main file is gone)."""
+@cache
+def stub_dir() -> Path:
+    """Where the stubs live: one folder per user in the temporary folder, the same for every
+    cache folder and process, since each header names its stub's path (a header copied from
+    one cache folder to another must find it). Refused, for this process's own folder, when
+    another user owns it or can write to it."""
+    d = Path(tempfile.gettempdir()) / f"hipwb-{os.getuid()}-pch-stubs"
+    try:
+        d.mkdir(mode=0o700, exist_ok=True)
+        st = os.lstat(d)
+        if st.st_uid == os.getuid() and not st.st_mode & 0o022 and os.path.isdir(d) \
+                and not os.path.islink(d):
+            return d
+    except OSError:
+        pass
+    return _files.private_dir() / "pch-stubs"
+
+
+def stub(extras: Sequence[str] = ()) -> Path:
+    """The main file of the header with these ``extras``, written when missing: its content
+    is fixed, and clang checks a header's inputs by size (``-fno-pch-timestamp``), so a stub a
+    temporary-folder cleaner removed is simply written again."""
     text = _stub_text(extras)
-    path = home / stub_name(extras)
+    path = stub_dir() / stub_name(extras)
     try:
         if path.read_bytes() == text:
             return path
     except OSError:
         pass
-    home.mkdir(parents=True, exist_ok=True)
+    path.parent.mkdir(parents=True, exist_ok=True)
     _files.atomic_write(path, text)
     return path
 
 
-def _build(tc, arch: str, bflags: Sequence[str], k: str, home: Path, entry: Path,
-           extras: Sequence[str] = ()) -> Path | None:
-    """Build one header into ``entry``; None (remembered for this process) when clang cannot:
-    the compile then parses the prelude and reports any error in it as usual."""
-    main = stub(home, extras)
+def _build(tc, arch: str, bflags: Sequence[str], k: str, main: Path, entry: Path
+           ) -> Path | None:
+    """Build one header from the stub ``main`` into ``entry``; None (remembered for this
+    process) when clang cannot: the compile then parses the prelude and reports any error in it
+    as usual."""
     work = Path(tempfile.mkdtemp(dir=_files.private_dir()))
     t0 = time.perf_counter()
     try:
@@ -349,7 +391,7 @@ def _build(tc, arch: str, bflags: Sequence[str], k: str, home: Path, entry: Path
             return None
         data = (work / "prelude.pch").read_bytes()
         deps = header_deps.read_deps(work / "deps.d", main) or ()
-        doc = {"format": PCH_FORMAT, "size": len(data), "arch": arch, "stub": main.name,
+        doc = {"format": PCH_FORMAT, "size": len(data), "arch": arch, "stub": str(main),
                "sha256": hashlib.sha256(data).hexdigest(), "flags": list(bflags),
                "deps": [list(d) for d in deps]}
         _files.store_dir(entry, {"prelude.pch": data, "entry.json": json.dumps(doc).encode()},
@@ -388,4 +430,7 @@ def refused(stderr: str, pch: Path) -> bool:
 def discard(pch: Path) -> None:
     """Drop an entry clang refused, so the next compile builds it afresh."""
     _verified.pop(str(pch.parent), None)
+    for k, v in list(_known.items()):
+        if v == pch.parent:
+            del _known[k]
     _files.discard(pch.parent)

@@ -177,3 +177,20 @@ def test_a_cell_that_includes_hip_fp8_first_loads_it_precompiled(tmp_path, monke
     assert "-include-pch" in fast.command
     assert sections(fast.elf) == sections(plain.elf)
     assert fast.kernels["k"].args == plain.kernels["k"].args
+
+
+def test_a_second_cache_folder_gets_a_copy_and_a_lost_stub_is_written_again(tmp_path,
+                                                                            monkeypatch):
+    src = "__global__ void k(float* o) { o[threadIdx.x] = 3.0f; }\n"
+    monkeypatch.setenv("HIPWB_PCH", "1")
+    monkeypatch.setenv("HIPWB_CACHE_DIR", str(tmp_path / "a"))
+    wb.compile(src, "gfx942")
+    builds = dict(prelude_pch.build_seconds)  # a rebuild would record a new time
+    monkeypatch.setenv("HIPWB_CACHE_DIR", str(tmp_path / "b"))
+    (stub,) = [p for p in prelude_pch.stub_dir().iterdir() if p.name == prelude_pch.STUB_NAME]
+    stub.unlink()  # a temporary-folder cleaner took it
+    mod = wb.compile(src + "// b\n", "gfx942")
+    assert "-include-pch" in mod["gfx942"].command and str(tmp_path / "b") in " ".join(
+        mod["gfx942"].command)
+    assert prelude_pch.build_seconds == builds  # copied from folder a, not rebuilt
+    assert stub.read_bytes() == b"#include <hip/hip_runtime.h>\n"
