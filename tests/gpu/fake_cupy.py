@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import functools
 import importlib
 import sys
 import types
@@ -172,10 +173,14 @@ class FakeCupy(types.ModuleType):
         return _RawModule(self, rec)
 
     def install(self, monkeypatch) -> FakeCupy:
-        """Put this module in sys.modules as ``cupy`` for one test (and reset device caches)."""
+        """Put this module in sys.modules as ``cupy`` for one test, with device caches of its
+        own: the memo of what cupy reports (``_cupy_backend``) is a fresh one that goes with
+        the test, so a later test of the process never sees this fake's backend (it did: a
+        test after a fake ROCm one made its default device rocm:0 and failed to import cupy)."""
         monkeypatch.setitem(sys.modules, "cupy", self)
         devices = importlib.import_module("workbench.runtime.devices")
-        devices.reset()
+        monkeypatch.setattr(devices, "_cupy_backend",
+                            functools.cache(devices._cupy_backend.__wrapped__))
         monkeypatch.setattr(devices, "_current", None)
         monkeypatch.setattr(devices, "_made", {})
         return self
