@@ -1181,6 +1181,9 @@ CASES = {
 PARAMS_LIST = [(n, a) for n, (_, archs) in CASES.items() for a in archs]
 
 
+# make test: every kernel runs, on one arch of its list (the next kernel on the next arch, so every
+# arch and variant (w64, -O1, -O0) still runs for its share of the kernels); FULL=1: all pairs.
+@pytest.mark.sample(every=4, per=("case",))
 @pytest.mark.parametrize("case,arch", PARAMS_LIST, ids=[f"{n}-{a}" for n, a in PARAMS_LIST])
 def test_runs_and_matches_numpy(case, arch):
     CASES[case][0](arch)

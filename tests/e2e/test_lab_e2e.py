@@ -29,7 +29,9 @@ ARTIFACTS = Path(os.environ.get("HIPWB_E2E_ARTIFACTS", REPO / "build" / "e2e"))
 RUN_ALL_TIMEOUT_S = 120
 BUILTIN = "__builtin_amdgcn_mfma_f32_16x16x16bf16_1k"
 
-pytestmark = pytest.mark.slow
+# exclusive: a JupyterLab, its kernel and chromium on ports of 127.0.0.1, never two at once
+# (nor beside the wall-clock tests) under xdist: tests/conftest.py.
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("exclusive")]
 
 if not Path(CHROMIUM).exists():  # make test installs it (tools/setup-system.sh chromium)
     pytest.skip(f"{CHROMIUM} missing: run tools/setup-system.sh chromium",

@@ -175,6 +175,7 @@ def test_conditional_barrier_is_a_mismatch(mod):
     assert "ended after 0" in rep.findings[0].detail
 
 
+@pytest.mark.xdist_group("exclusive")  # timed (tests/conftest.py)
 def test_spin_without_writer_is_a_livelock_not_a_hang(mod):
     t0 = time.monotonic()
     rep, _, out = _check(mod, "spin_forever", 128)
@@ -186,6 +187,7 @@ def test_spin_without_writer_is_a_livelock_not_a_hang(mod):
     assert not out.any()  # a launch that never ends writes nothing back
 
 
+@pytest.mark.xdist_group("exclusive")  # timed (tests/conftest.py)
 def test_busy_wait_handoff_is_reported_within_5s(mod):
     t0 = time.monotonic()
     rep, x, out = _check(mod, "handoff_flag", 128)
@@ -259,6 +261,7 @@ extern "C" __global__ void wait_global(int* flag, float* out) {
 '''
 
 
+@pytest.mark.xdist_group("exclusive")  # timed (tests/conftest.py)
 @pytest.mark.parametrize("released", [True, False], ids=["flag-set", "never-set"])
 def test_spin_on_a_global_flag(released):
     k = Kernel(wb.compile(GLOBAL_SPIN, "gfx942"), "wait_global", device="emulator")

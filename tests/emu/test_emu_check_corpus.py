@@ -28,6 +28,8 @@ G = _load("gemm_steps_check", ROOT / "kernels/gemm/steps.py")
 SM = _load("softmax_steps_check", ROOT / "kernels/softmax/steps.py")
 
 
+# make test: every case on one of gfx942 / gfx950 (alternating); make test FULL=1: both.
+@pytest.mark.sample(every=2, per=("case",))
 @pytest.mark.parametrize("arch", ["gfx942", "gfx950"])
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
 def test_corpus_case_is_clean(case, arch):

@@ -33,6 +33,9 @@ RDNA = [(c, arch, w64) for arch in ("gfx1100", "gfx1201") for w64 in (False, Tru
         for c in MOD.CASES]
 
 
+# make test: every case in wave32 and in wave64, each on one of gfx1100 / gfx1201 (alternating
+# from case to case); make test FULL=1: both archs.
+@pytest.mark.sample(every=2, per=("case", "wave64"))
 @pytest.mark.parametrize("case,arch,wave64", RDNA,
                          ids=[f"{c.name}-{a}-w{64 if w else 32}" for c, a, w in RDNA])
 def test_corpus_case_rdna(case, arch, wave64):

@@ -27,6 +27,9 @@ extern "C" __global__ void spin(const int* flag, int* out) {
 }
 '''
 REPO = Path(__file__).resolve().parents[2]
+# exclusive: wall-clock timeouts and a real Jupyter kernel on local ports; under xdist these run
+# on one worker, one at a time, beside no browser test (tests/conftest.py).
+pytestmark = pytest.mark.xdist_group("exclusive")
 
 
 @pytest.fixture(scope="module")

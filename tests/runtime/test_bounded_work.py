@@ -47,6 +47,9 @@ extern "C" __global__ void ids(int* o) {
 }
 '''
 HUGE = (1, 2**31)  # the issue's grid: 2**31 workgroups
+# exclusive: refusals timed in seconds and Ctrl-C sent after a sleep; under xdist these run on
+# one worker, one at a time, beside no browser test (tests/conftest.py).
+pytestmark = pytest.mark.xdist_group("exclusive")
 
 
 @pytest.fixture(scope="module")

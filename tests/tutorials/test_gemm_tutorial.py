@@ -33,6 +33,9 @@ def _cases():
                                    old, reason=f"clang {tc.clang_major} cannot build {t['arch']}"))
 
 
+# make test: every step on every target, in one of the two shapes (alternating from one to the
+# next); make test FULL=1: both shapes everywhere.
+@pytest.mark.sample(every=2, per=("s", "arch", "dtype"))
 @pytest.mark.parametrize("s,arch,dtype", list(_cases()))
 @pytest.mark.parametrize("shape", [(256, 256, 256), (200, 136, 256)], ids=["tiles", "edges"])
 def test_step_matches_numpy(s, arch, dtype, shape):
