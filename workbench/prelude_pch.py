@@ -53,16 +53,14 @@ from .prelude import INCLUDE_DIR, prelude_hash
 PCH_FORMAT = 1
 PRELUDE_INCLUDE = ("-include", "hip/hip_runtime.h")
 STUB_NAME = "prelude-stub.hip"
-STUB_TEXT = b"#include <hip/hip_runtime.h>\n"
 
 # Options that take their value as the next argument, kept in both the header's build and the
-# compile; ``-include`` goes to the compile only; -D/-U are sorted by name.
+# compile; ``-include`` goes to the compile only; -D/-U go by their macro's name.
 _PAIRED_KEEP = frozenset({"-I", "-isystem", "-idirafter", "-iquote", "-mllvm"})
 # What a compile may pass for the header to be used; anything else changes clang's action,
 # output or input handling (-E -S -c -o -x -M* -save-temps -emit-llvm -Xclang ...).
 _SAFE_PREFIXES = ("-D", "-U", "-I", "-f", "-m", "-W", "-w", "-g", "-O", "-std=", "-R",
-                  "-isystem", "-idirafter", "-iquote", "-include", "-nogpu", "-ffp",
-                  "--rocm-path=", "-pedantic")
+                  "-isystem", "-idirafter", "-iquote", "-include", "-nogpu", "-pedantic")
 _UNSAFE = re.compile(r"-(fsyntax-only|fmodules?\S*|fpch\S*|include-pch|femit\S*|fno-validate"
                      r"\S*|Wp,.*|Xclang|Xarch\S*|mllvm=.*)$")
 
@@ -187,7 +185,7 @@ def whole_dump_fits(source: str, flags: Sequence[str], extras: Sequence[str]) ->
     clang dumps no declaration it loaded from the precompiled header, so one unfiltered dump
     replaces a filtered one per kernel unless the cell (or an ``-include``) brings in headers
     the header does not hold."""
-    if sum(1 for f in flags if f == "-include" or f.startswith("-include")) > 1:
+    if sum(1 for f in flags if f.startswith("-include")) > 1:  # hipwb's own is one
         return False
     held = _closure(("hip/hip_runtime.h", *extras))
     return all(name in held for name in _INCLUDE_RE.findall(source))
@@ -416,7 +414,7 @@ def status(tc) -> tuple[bool, str]:
     if pch is None:
         return False, (f"clang {tc.clang_version} could not build one: compiles parse the "
                        f"prelude (about 3x slower cold)")
-    built = next(iter(build_seconds.values()), None) if build_seconds else None
+    built = build_seconds.get(pch.parent.name.rsplit("-", 1)[-1])  # prelude-<arch>-<key>
     how = f"built in {built:.1f} s" if built is not None else "ready"
     return True, f"yes, one per arch and option set ({how}: {pch.parent.parent})"
 
