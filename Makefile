@@ -16,18 +16,17 @@ SPHINX  := $(BIN)/sphinx-build -W --keep-going -n -E -q -c docs -b html . build/
 lab: setup
 	$(BIN)/jupyter lab --notebook-dir=notebooks $(ROOTOPT) $(LABOPTS)
 
-# make test: ruff; the suite on every core (pytest-xdist -n auto --dist loadgroup: the tests that
-# hold a port, a browser or the wall clock share one worker, see tests/conftest.py) and its 15
-# slowest tests; the notebooks under nbval, one notebook per worker (--dist loadfile: its cells
-# run in order in one kernel); the docs. The sweeps marked @pytest.mark.sample (corpus kernels x
+# make test: ruff; the suite and the notebooks (nbval) in one session on every core
+# (pytest-xdist -n auto --dist loadgroup: the tests that hold a port, a browser or the wall clock
+# share one worker, and each notebook's cells run in order on one, see tests/conftest.py), with
+# its 15 slowest tests; the docs. The sweeps marked @pytest.mark.sample (corpus kernels x
 # archs, tutorial steps x shapes, emulator corpus x archs) run a deterministic sample that still
 # runs every kernel/step; `make test FULL=1` (or HIPWB_FULL=1) runs every case.
 FULL ?= $(HIPWB_FULL)
 test: setup chromium
 	$(BIN)/ruff check workbench tests
-	HIPWB_FULL=$(FULL) $(BIN)/pytest -q -n auto --dist loadgroup --durations=15 tests
-	$(BIN)/pytest -q -p no:cacheprovider -n auto --dist loadfile --nbval \
-	    --nbval-sanitize-with notebooks/sanitize.cfg notebooks
+	HIPWB_FULL=$(FULL) $(BIN)/pytest -q -n auto --dist loadgroup --durations=15 \
+	    --nbval --nbval-sanitize-with notebooks/sanitize.cfg tests notebooks
 	$(SPHINX)
 
 setup: llvm $(STAMP) labextension

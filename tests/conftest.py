@@ -21,7 +21,9 @@ kept apart by ``xdist_group`` marks, one group running on one worker, one test a
   timed cases of ``test_emu_check``): never two at once;
 - one group per module, added here, for a test that uses a module-scoped fixture (a compiled
   corpus, a lab, the ``shell``): its module's tests stay on one worker, so the fixture is set
-  up once, not once per worker (test_field_idioms' corpus build is 30 s).
+  up once, not once per worker (test_field_idioms' corpus build is 30 s);
+- one group per notebook (``make test`` runs the notebooks under nbval in the same session):
+  its cells run in order in one Jupyter kernel on one worker.
 
 xdist hands a test's group to its scheduler as a suffix of the node id (``...::test[x]@group``,
 also in reports); pytest 9.2 dropped that path (pyproject.toml pins pytest below it).
@@ -194,7 +196,11 @@ def pytest_collection_modifyitems(config, items):
     if hasattr(config, "workeroutput"):  # an xdist worker: tell the controller
         config.workeroutput["hipwb_sampled"] = config.stash[_SAMPLED]
     for item in items:  # the group is the module's name (unique: rootdir-relative imports)
-        if item.get_closest_marker("xdist_group") is None and _module_fixture(item):
+        if item.get_closest_marker("xdist_group") is not None:
+            continue
+        if item.path.suffix == ".ipynb":  # nbval: a notebook's cells in order, in one kernel
+            item.add_marker(pytest.mark.xdist_group(f"notebook-{item.path.stem}"))
+        elif _module_fixture(item):
             item.add_marker(pytest.mark.xdist_group(item.path.stem))
 
 

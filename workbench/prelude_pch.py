@@ -8,12 +8,19 @@ about a third. Rules:
   ``-isystem workbench/include``); with ROCm's headers, with ``HIPWB_PCH=0``, or when the
   compile passes an option this module cannot classify (one that changes clang's action or
   output, or ``-Xclang``), the prelude is parsed as before.
-- The header is built with the compile's own flags, less three kinds: ``-D``/``-U`` of a name
+- The header is built with the compile's own flags, less four kinds: ``-D``/``-U`` of a name
   the prelude never spells (hipwb's prelude keeps user macros out through its reserved names and
   hipwb/push_macros.h, so ``-DBLOCK=64`` cannot change it, and a sweep over such values reuses
-  one header); the user's ``-include`` files (they follow the prelude, as before); and remarks.
-  A ``-D`` of a name the prelude spells, or of a reserved name (``_X``, ``__x``: the
-  implementation's, as ``_GLIBCXX_ASSERTIONS`` is), goes into the header and its key.
+  one header); the user's ``-include`` files (they follow the prelude, as before); remarks; and
+  the user's ``-I``/``-iquote`` folders. A ``-D`` of a name the prelude spells, or of a reserved
+  name (``_X``, ``__x``: the implementation's, as ``_GLIBCXX_ASSERTIONS`` is), goes into the
+  header and its key.
+- A user folder is searched before the prelude's own (``-isystem``) and the system's, so it
+  changes the prelude only where it holds a file by a name the prelude includes. Before a header
+  is used, each such folder is checked for every tail of every path the prelude read
+  (``vector``, ``hip/hip_runtime.h``, ``bits/c++config.h``: a superset of the names it spells):
+  a folder that holds one (``shadows``) makes the compile parse the prelude instead. Every other
+  folder leaves the header unchanged, so cells with their own include folders share it.
 - The key hashes this format, the toolchain's identity, the arch, the prelude's folder and
   bytes, and those build flags. clang checks the rest when it loads the header (language
   options, -O, target, each macro against the command line; clang's PCH validation); a header it
@@ -56,7 +63,9 @@ STUB_NAME = "prelude-stub.hip"
 
 # Options that take their value as the next argument, kept in both the header's build and the
 # compile; ``-include`` goes to the compile only; -D/-U go by their macro's name.
-_PAIRED_KEEP = frozenset({"-I", "-isystem", "-idirafter", "-iquote", "-mllvm"})
+_PAIRED_KEEP = frozenset({"-isystem", "-idirafter", "-mllvm"})
+# The user's include folders: out of the header's flags and key, checked by ``shadows``.
+_USER_DIRS = ("-I", "-iquote")
 # What a compile may pass for the header to be used; anything else changes clang's action,
 # output or input handling (-E -S -c -o -x -M* -save-temps -emit-llvm -Xclang ...).
 _SAFE_PREFIXES = ("-D", "-U", "-I", "-f", "-m", "-W", "-w", "-g", "-O", "-std=", "-R",
@@ -211,7 +220,7 @@ def build_flags(flags: Sequence[str]) -> tuple[str, ...] | None:
             name = next(it, "")
             if _reaches_prelude(_macro_name(name)):
                 out += [f, name]
-        elif f == "-include":
+        elif f == "-include" or f in _USER_DIRS:
             next(it, None)
         elif f in _PAIRED_KEEP:
             out += [f, next(it, "")]
@@ -222,9 +231,57 @@ def build_flags(flags: Sequence[str]) -> tuple[str, ...] | None:
                 out.append(f)
         elif f.startswith("-include"):
             return None  # -includeFILE, glued: rare; parse as before
+        elif f.startswith(_USER_DIRS):
+            continue  # -Idir, glued: checked by shadows()
         elif not f.startswith("-R"):
             out.append(f)
     return tuple(out)
+
+
+def user_dirs(flags: Sequence[str]) -> tuple[str, ...]:
+    """The ``-I``/``-iquote`` folders of ``flags``, separate or glued, in order."""
+    out: list[str] = []
+    it = iter(flags)
+    for f in it:
+        if f in _USER_DIRS:
+            out.append(next(it, ""))
+        elif f.startswith(_USER_DIRS):
+            out.append(f[len("-iquote"):] if f.startswith("-iquote") else f[2:])
+    return tuple(out)
+
+
+def _tails(paths: Sequence[str]) -> dict[str, set[str]]:
+    """Each path's tails (``a/b/c`` gives ``c``, ``b/c``, ``a/b/c``) by their first part."""
+    out: dict[str, set[str]] = {}
+    for p in paths:
+        parts = Path(p).parts
+        for i in range(1, len(parts)):
+            out.setdefault(parts[i], set()).add("/".join(parts[i:]))
+    return out
+
+
+@cache
+def _prelude_files() -> tuple[str, ...]:
+    return tuple(str(p) for p in sorted(INCLUDE_DIR.rglob("*")) if p.is_file())
+
+
+def shadows(dirs: Sequence[str], deps: Sequence[str]) -> str | None:
+    """The first file in one of the user's folders ``dirs`` that an ``#include`` of the
+    prelude could find instead of the prelude's own file or a system header it read
+    (``deps``), else None. Only names whose first part the folder holds are looked up."""
+    if not dirs:
+        return None
+    tails = _tails([*_prelude_files(), *deps])
+    for d in dirs:
+        try:
+            top = os.listdir(d or ".")
+        except OSError:
+            continue  # no such folder: it holds nothing
+        for name in top:
+            for tail in tails.get(name, ()):
+                if os.path.isfile(os.path.join(d, tail)):
+                    return os.path.join(d, tail)
+    return None
 
 
 def _has_prelude_include(flags: Sequence[str]) -> bool:
@@ -262,6 +319,9 @@ def precompiled(tc, arch: str, flags: Sequence[str], root: Path | None,
     k = key(tc, arch, bflags, extras)
     if k in _failed:
         return None
+    dirs = user_dirs(flags)
+    if shadows(dirs, ()) is not None:
+        return None
     try:
         main = stub(extras)
     except OSError:
@@ -272,7 +332,7 @@ def precompiled(tc, arch: str, flags: Sequence[str], root: Path | None,
         state = _check(entry)
         if state is True:
             _known[k] = entry
-            return entry / "prelude.pch"
+            return _unshadowed(entry, dirs)
         if state is not None:
             _files.warn(f"hipwb: the precompiled prelude {entry} is stale or damaged ({state}); "
                         f"rebuilding it")
@@ -285,8 +345,18 @@ def precompiled(tc, arch: str, flags: Sequence[str], root: Path | None,
             continue
         if built is not None:
             _known[k] = built.parent
-        return built
+            return _unshadowed(built.parent, dirs)
+        return None
     return None
+
+
+def _unshadowed(entry: Path, dirs: Sequence[str]) -> Path | None:
+    """The entry's header, unless a user folder holds a system header it read."""
+    if dirs:
+        doc = _files.read_json(entry / "entry.json", 1 << 20)
+        if shadows(dirs, [d[0] for d in doc.get("deps") or ()]) is not None:
+            return None
+    return entry / "prelude.pch"
 
 
 def _copy(known: Path | None, entry: Path) -> Path | None:

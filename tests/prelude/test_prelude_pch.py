@@ -194,3 +194,41 @@ def test_a_second_cache_folder_gets_a_copy_and_a_lost_stub_is_written_again(tmp_
         mod["gfx942"].command)
     assert prelude_pch.build_seconds == builds  # copied from folder a, not rebuilt
     assert stub.read_bytes() == b"#include <hip/hip_runtime.h>\n"
+
+
+def test_cells_with_their_own_include_folders_share_the_header(tmp_path, monkeypatch):
+    """-I folders stay out of the key: two cells with different folders load one header, and
+    their code is the same as when the prelude is parsed."""
+    monkeypatch.setenv("HIPWB_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("HIPWB_PCH", "1")
+    src = '#include "scale.h"\n__global__ void k(float* o) { o[threadIdx.x] = SCALE * 2.0f; }\n'
+    mods = []
+    for name in ("one", "two"):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "scale.h").write_text("#define SCALE 3.0f\n")
+        mods.append(wb.compile(src, "gfx942", include_dirs=[tmp_path / name],
+                               options=[f"-iquote{tmp_path / name}"]))
+    assert all("-include-pch" in m["gfx942"].command for m in mods)
+    assert len(list((tmp_path / "cache" / "objects" / "pch").glob("prelude-gfx942-*"))) == 1
+    with prelude_pch.using(False):
+        plain = wb.compile(src, "gfx942", include_dirs=[tmp_path / "one"], cache=False)
+    assert sections(plain["gfx942"].elf) == sections(mods[0]["gfx942"].elf)
+
+
+@pytest.mark.parametrize("shadow", ["hip/hip_runtime.h", "cmath", "bits/c++config.h"])
+def test_a_folder_holding_a_header_the_prelude_reads_makes_the_cell_parse_it(
+        tmp_path, monkeypatch, shadow):
+    """A user folder is searched before the prelude's and the system's: one that holds a file
+    by a name the prelude includes (its own header, a C++ header, a libstdc++ internal) gets
+    the prelude parsed, so that file is the one clang reads, as it would be without a PCH."""
+    monkeypatch.setenv("HIPWB_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("HIPWB_PCH", "1")
+    src = "__global__ void k(float* o) { o[threadIdx.x] = 1.0f; }\n"
+    assert "-include-pch" in wb.compile(src, "gfx942", include_dirs=[tmp_path])[
+        "gfx942"].command  # nothing in the folder yet
+    (tmp_path / shadow).parent.mkdir(parents=True, exist_ok=True)
+    (tmp_path / shadow).write_text("#error the user's own file was read\n")
+    with pytest.raises(CompileError, match="the user's own file was read"):
+        wb.compile(src + "// 2\n", "gfx942", include_dirs=[tmp_path])
+    assert prelude_pch.shadows([str(tmp_path)], [f"/usr/include/c++/12/{shadow}"]) == str(
+        tmp_path / shadow)

@@ -235,7 +235,8 @@ def test_more_work_items_than_a_dispatch_holds_is_refused(add, xyo):
 
 
 CHILD = r"""
-import sys, time, numpy as np, workbench as wb
+import faulthandler, signal, sys, time, numpy as np, workbench as wb
+faulthandler.register(signal.SIGUSR1)  # where it is, should SIGINT not stop it (the test asks)
 from workbench.runtime import Kernel
 k = Kernel(wb.compile(sys.argv[1], "gfx942"), "add", device="emulator")
 x = np.ones(1024, np.float32); o = np.zeros(1024, np.float32)
@@ -259,8 +260,10 @@ def test_ctrl_c_stops_a_forced_huge_launch_fast(tmp_path, how):
     force=True: EmulationInterrupted within 2 s (measured ~0.2 s; before: 51 s, or never)."""
     env = {**os.environ, "PYTHONPATH": f"{REPO}{os.pathsep}{os.environ.get('PYTHONPATH', '')}",
            "HIPWB_CACHE_DIR": str(tmp_path / "cache")}
-    p = subprocess.Popen([sys.executable, "-c", CHILD, SRC, how], stdout=subprocess.PIPE,
-                         text=True, env=env)
+    err_file = tmp_path / "stderr.txt"  # a file, not a pipe: the child never blocks writing it
+    with open(err_file, "w") as err_out:
+        p = subprocess.Popen([sys.executable, "-c", CHILD, SRC, how], stdout=subprocess.PIPE,
+                             stderr=err_out, text=True, env=env)
     try:
         for line in p.stdout:
             if line.startswith("start"):
@@ -268,7 +271,15 @@ def test_ctrl_c_stops_a_forced_huge_launch_fast(tmp_path, how):
         time.sleep(1.5)  # well inside the emulation of the first batches
         sent = time.monotonic()
         p.send_signal(signal.SIGINT)
-        out, _ = p.communicate(timeout=30)
+        try:
+            out, _ = p.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            p.send_signal(signal.SIGUSR1)  # the child's stacks, to say where it was stuck
+            time.sleep(2)
+            p.kill()
+            p.communicate()
+            pytest.fail(f"still running 30 s after SIGINT; its threads then:\n"
+                        f"{err_file.read_text()[-6000:]}")
         done = time.monotonic()
     finally:
         if p.poll() is None:
