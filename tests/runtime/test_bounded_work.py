@@ -237,6 +237,11 @@ def test_more_work_items_than_a_dispatch_holds_is_refused(add, xyo):
 CHILD = r"""
 import faulthandler, signal, sys, time, numpy as np, workbench as wb
 faulthandler.register(signal.SIGUSR1)  # where it is, should SIGINT not stop it (the test asks)
+# As ipykernel does while it runs a cell (Kernel.pre_handler_hook): Python's own SIGINT handler.
+# A child inherits an ignored SIGINT, and Python then installs none: under the parallel suite
+# the worker's SIGINT was ignored (ipykernel's IPKernelApp.init_signal sets SIG_IGN), and the
+# emulation ran on untouched by the signal.
+signal.signal(signal.SIGINT, signal.default_int_handler)
 from workbench.runtime import Kernel
 k = Kernel(wb.compile(sys.argv[1], "gfx942"), "add", device="emulator")
 x = np.ones(1024, np.float32); o = np.zeros(1024, np.float32)
