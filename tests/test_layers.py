@@ -45,6 +45,7 @@ LAYERS: dict[str, int] = {
     "workbench.header_deps": 1,
     "workbench.kernel_names": 1, "workbench.clang_ast": 1, "workbench.clang_driver": 1,
     "workbench.argument_flow": 1,
+    "workbench.lane_gates": 1,
     "workbench.compile_result": 1, "workbench.compile_cache": 1, "workbench.cache_entry": 1,
     "workbench.cache_files": 1,
     "workbench.layouts.probes": 1, "workbench.inline_sites": 1,

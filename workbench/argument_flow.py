@@ -162,7 +162,8 @@ def _reads(ins: Any, ops: list[list[tuple]]) -> list[tuple]:
     """The registers an instruction reads (for spotting uses of the kernarg pointer)."""
     m = ins.mnemonic
     if m.startswith(("s_cmp", "s_bitcmp", "s_cbranch", "s_setpc", "s_swappc")) or (
-            m.startswith(_MEM_PREFIX) and ("_store" in m or "_write" in m or "atomic" in m)):
+            m.startswith(_MEM_PREFIX) and ("_store" in m or "_write" in m or "atomic" in m)) or (
+            m.startswith("v_cmpx") and len(ops) == 2):  # GFX10+ v_cmpx: sources only
         return _flat(ops)
     if _carry_out(m, ops):  # v_add_co_u32 v0, s[0:1], ...: the SGPR pair is written
         return _flat(ops[2:])
@@ -176,9 +177,14 @@ def _carry_out(m: str, ops: list[list[tuple]]) -> bool:
             and ops[1][0][0] in ("s", "VCC"))
 
 
-def argument_flow(info: Any, listing: Any) -> ArgumentFlow:
+def argument_flow(info: Any, listing: Any, cut: frozenset[int] = frozenset(),
+                  probe: dict | None = None) -> ArgumentFlow:
     """The ``ArgumentFlow`` of one kernel: ``info`` its KernelInfo (descriptor, arguments),
-    ``listing`` its isa.Listing (callees included: a call makes every argument relevant)."""
+    ``listing`` its isa.Listing (callees included: a call makes every argument relevant).
+
+    ``cut``: indices of instructions whose results take no taint (``lane_gates`` cuts the
+    compares it proves to be lane gates); ``probe``: filled with, per instruction index, the
+    taint of each operand as it is read (the union over every path)."""
     desc = info.descriptor
     explicit_end = max((a.offset + a.size for a in info.args), default=0)
     if getattr(listing, "callees", None):
@@ -198,7 +204,7 @@ def argument_flow(info: Any, listing: Any) -> ArgumentFlow:
     if desc.enable_sgpr_kernarg_segment_ptr:
         ptr = frozenset({("s", _kernarg_sgpr(desc)), ("s", _kernarg_sgpr(desc) + 1)})
     try:
-        return _propagate(insts, entry, ptr, explicit_end)
+        return _propagate(insts, entry, ptr, explicit_end, cut, probe)
     except _GiveUp as e:
         return ArgumentFlow(frozenset(), True, str(e))
 
@@ -249,7 +255,8 @@ class _State:
         return new, grew
 
 
-def _propagate(insts: list, entry: dict, ptr: frozenset, explicit_end: int) -> ArgumentFlow:
+def _propagate(insts: list, entry: dict, ptr: frozenset, explicit_end: int,
+               cut: frozenset[int] = frozenset(), probe: dict | None = None) -> ArgumentFlow:
     """Flow-sensitive taint over the control-flow graph (basic blocks, a worklist, union at
     joins); memory's taint is kernel-wide (another wave may load what one stored later in
     program order), so the blocks are re-run until it stops growing."""
@@ -289,7 +296,8 @@ def _propagate(insts: list, entry: dict, ptr: frozenset, explicit_end: int) -> A
         while work:
             b = work.pop()
             st = states[b]
-            out = _run_block(insts, ops_of, b, ends[b], st, memory, sinks, explicit_end)
+            out = _run_block(insts, ops_of, b, ends[b], st, memory, sinks, explicit_end, cut,
+                             probe)
             for n in succs(b):
                 if n not in states:
                     states[n] = out
@@ -304,7 +312,8 @@ def _propagate(insts: list, entry: dict, ptr: frozenset, explicit_end: int) -> A
 
 
 def _run_block(insts: list, ops_of: list, lo: int, hi: int, st: _State, memory: dict,
-               sinks: set, explicit_end: int) -> _State:
+               sinks: set, explicit_end: int, cut: frozenset[int] = frozenset(),
+               probe: dict | None = None) -> _State:
     taint = dict(st.taint)
     taint.update(memory)
     touched, must, may = st.touched, st.must, st.may
@@ -324,10 +333,16 @@ def _run_block(insts: list, ops_of: list, lo: int, hi: int, st: _State, memory: 
                 kernarg = (off // 4, dwords)
             elif any(r in may for r in _reads(ins, ops)):
                 raise _GiveUp(f"the kernarg pointer is read by `{ins.text}`")
+        if probe is not None:
+            seen = probe.setdefault(i, [frozenset()] * len(ops))
+            probe[i] = [a | frozenset().union(*(taint.get(r, frozenset()) for r in o))
+                        for a, o in zip(seen, ops)]
         step = _effect(ins, ops, kernarg, taint)
         if step is None:
             raise _GiveUp(f"`{ins.mnemonic}` is not modelled by the argument-flow analysis")
         writes, sink = step
+        if i in cut:  # a proven lane gate: what it writes (a mask, EXEC) carries no taint
+            writes, sink = [(r, frozenset()) for r, _ in writes], []
         for r in sink:
             sinks |= taint.get(r, frozenset())
         for r, t in writes:
@@ -398,6 +413,8 @@ def _effect(ins: Any, ops: list[list[tuple]], kernarg: tuple[int, frozenset[int]
         if _carry_out(m, ops):
             dests += ops[1]
             srcs = _flat(ops[2:])
+        if m.startswith("v_cmpx") and len(ops) == 2:  # GFX10+: no mask operand, EXEC only
+            dests, srcs = [], _flat(ops)
         if "saveexec" in m or m.startswith("v_cmpx"):
             dests.append(("EXEC",))
             srcs.append(("EXEC",))

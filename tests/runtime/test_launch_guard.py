@@ -16,6 +16,7 @@ import pytest
 from gpu.fake_cupy import FakeCupy
 
 import workbench as wb
+from workbench.lane_gates import Gate
 from workbench.runtime import Kernel, LaunchError, guard
 from workbench.runtime.cuda import CudaDevice
 from workbench.runtime.guard import GuardWarning, LaunchRefused
@@ -140,14 +141,14 @@ def test_correct_kernel_launches_and_preflight_runs_once_per_signature_mock_gpu(
     assert k.last_guard.status == "checked"
     assert "boundary workgroups (0, 0, 0), (3, 0, 0)" in k.last_guard.reason
     np.testing.assert_array_equal(y.get(), np.arange(1000, dtype=np.float32))
-    k[4, 256](x, y, 999)  # a new by-value argument: a new signature, checked once
+    k[4, 256](x, y, 999)  # n only gates lanes (workbench.lane_gates): 999 <= 1000 is covered
     k[4, 256](x, y, 999)
-    assert len(counted) == 2 and len(fake.launches) == 5
+    assert len(counted) == 1 and len(fake.launches) == 5
     # a smaller buffer under the same launch: checked again, and refused (y has 500 floats)
     short = dev.cupy.asarray(np.zeros(500, np.float32))
     with pytest.raises(LaunchRefused, match="writes argument 1 'y'"):
         k[4, 256](x, short, 1000)
-    assert len(counted) == 3 and len(fake.launches) == 5
+    assert len(counted) == 2 and len(fake.launches) == 5
 
 
 def test_struct_of_pointers_is_checked_and_a_field_overrun_refused_mock_gpu(mod, rocm):
@@ -176,8 +177,8 @@ def test_struct_of_pointers_is_checked_and_a_field_overrun_refused_mock_gpu(mod,
 
 def test_a_scalar_that_cannot_move_an_access_reuses_the_verdict_mock_gpu(mod, rocm, counted):
     """axpy's a only scales data (workbench.argument_flow proves it from the ISA): a new a
-    every call keeps the verdict, on the full path and the prebound fast path; a new n (it
-    gates which lanes store) is a new signature, checked once."""
+    every call keeps the verdict, on the full path and the prebound fast path; n only gates
+    which lanes run (workbench.lane_gates): a smaller n is covered, a larger one checked."""
     fake, dev = rocm
     k = Kernel(mod, "axpy", device=dev)
     x = dev.cupy.asarray(np.ones(1000, np.float32))
@@ -185,9 +186,13 @@ def test_a_scalar_that_cannot_move_an_access_reuses_the_verdict_mock_gpu(mod, ro
     for j in range(20):
         k[4, 256](x, y, 0.5 + j, 1000)
     assert len(counted) == 1 and len(fake.launches) == 20
-    assert guard.relevance(k, dev, k.info("gfx942")) == (True, True, False, True)
+    assert guard.relevance(k, dev, k.info("gfx942")) == (
+        True, True, False, Gate(increasing=True, signed=True, bits=32))
     k[4, 256](x, y, 2.0, 999)
     k[4, 256](x, y, 3.0, 999)
+    assert len(counted) == 1
+    with pytest.raises(LaunchRefused):  # past the checked n, and past the buffers
+        k[4, 256](x, y, 3.0, 1001)
     assert len(counted) == 2
 
 
@@ -370,3 +375,24 @@ def test_execute_runs_only_the_chosen_workgroups(mod):
     assert not y[:256].any() and not y[512:].any() and res.wave_instructions > 0
     with pytest.raises(EmulatorError, match=r"not all inside the grid \(4, 1, 1\)"):
         run([(4, 0, 0)], write_back=False)
+
+
+def test_a_size_past_the_checked_one_is_checked_and_refused_mock_gpu(mod, rocm, counted):
+    """copy's n gates its lanes: checked at 1000, every n up to 1000 reuses the verdict (on
+    the prebound fast path too); n = 1100 with 1000-float buffers runs lanes the first check
+    never ran, so it is checked, and refused, while smaller sizes keep launching."""
+    fake, dev = rocm
+    k = Kernel(mod, "copy", device=dev)
+    x = dev.cupy.asarray(np.ones(1000, np.float32))
+    y = dev.cupy.asarray(np.zeros(1000, np.float32))
+    for n in range(1000, 900, -1):
+        k[5, 256](x, y, n)
+    assert len(counted) == 1 and len(fake.launches) == 100
+    assert k.last_guard.status == "checked" and k.last_guard.bounds[0][2] == 1000
+    with pytest.raises(LaunchRefused, match="argument 0 'x'"):
+        k[5, 256](x, y, 1100)
+    assert len(counted) == 2 and len(fake.launches) == 100
+    k[5, 256](x, y, 950)  # still covered by the check at 1000
+    assert len(counted) == 2 and len(fake.launches) == 101
+    with pytest.raises(LaunchRefused):  # the refusal holds for 1100 itself, checked again
+        k[5, 256](x, y, 1100)

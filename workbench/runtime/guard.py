@@ -34,7 +34,9 @@ launch goes ahead, with one warning per kernel and reason). Verdicts are kept pe
 so a repeated launch costs one dict lookup (and a repeat with other data in the same buffers
 keeps the first verdict). A scalar the emulated build's ISA shows cannot reach an address, a
 branch or EXEC (``workbench.argument_flow``: ``y[i] = a * x[i]``'s ``a``) is left out of the
-signature, so a new value of it keeps the verdict too. Override:
+signature, so a new value of it keeps the verdict too. A size that only gates lanes
+(``workbench.lane_gates``: ``if (i < n)``) is left out too: a verdict checked at ``n`` covers
+any size that runs a subset of those lanes, a launch past it is checked afresh. Override:
 ``kernel[grid, block](..., guard=False)`` for one launch, ``wb.set_guard(False)`` for the
 session.
 """
@@ -43,13 +45,14 @@ from __future__ import annotations
 
 import time
 import warnings
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
 
 from ..argument_types import checked
 from ..errors import GPU_OOB, KernelFault
+from ..lane_gates import Gate
 from .args import BoundArg
 from .errors import LaunchError
 
@@ -101,11 +104,24 @@ class GuardVerdict:
     reason: str  # the refusal message, why it is inconclusive, or what was checked
     seconds: float  # time the pre-flight took
     contents: str = ""  # "copied" | "stand-ins" (buffer contents the emulator saw)
+    # lane gates: (argument index, Gate, value checked with); the verdict holds for a launch
+    # whose value of each is covered (``covers``)
+    bounds: tuple = ()
     passes: bool = field(init=False, default=True)  # whether the launch may go ahead
 
     def __post_init__(self) -> None:
         # a plain attribute, not a property: the prebound fast path reads it on every launch
         object.__setattr__(self, "passes", self.status != "refused")
+
+    def covers(self, args: tuple) -> bool:
+        """Whether the verdict holds for a launch with ``args``: "checked" holds for lane-gate
+        sizes within those it was checked with, any other verdict for those sizes alone."""
+        try:
+            if self.status == "checked":
+                return all(g.covers(c, args[i]) for i, g, c in self.bounds)
+            return all(int(args[i]) == c for i, _, c in self.bounds)
+        except (TypeError, ValueError, IndexError, OverflowError):
+            return False
 
     def __str__(self) -> str:
         return f"guard {self.status} ({self.seconds * 1e3:.0f} ms): {self.reason}"
@@ -150,7 +166,7 @@ def signature(bound: list[BoundArg], args: tuple, keep: tuple | None = None) -> 
         k = True if keep is None or i >= len(keep) else keep[i]
         if b.kind == "buffer":
             out.append(b.nbytes())
-        elif k is False:
+        elif k is False or isinstance(k, Gate):  # a gate's value: the verdict's bounds
             out.append(None)
         elif type(a) is int or type(a) is float or type(a) is bool or (
                 type(a) is tuple and all(type(e) in (int, float, bool) for e in a)):
@@ -181,7 +197,7 @@ def fast_signature(bound: list[BoundArg], keep: tuple | None = None):
         if b.kind == "buffer":
             return f"argv[{i}].nbytes"
         k = True if keep is None or i >= len(keep) else keep[i]
-        if k is False:
+        if k is False or isinstance(k, Gate):
             return "None"
         if b.fields:  # a struct of pointers (a dataclass): its fields' sizes, its other bytes
             # as the first launch had them (the device plan declines if they changed)
@@ -199,8 +215,10 @@ def fast_signature(bound: list[BoundArg], keep: tuple | None = None):
 def relevance(kernel: Any, dev: Any, info: Any) -> tuple | None:
     """Per explicit argument of ``info``: True (its value can move an access or a branch of
     the emulated build, or cannot be shown not to), False (it provably cannot: left out of the
-    verdict's key), or for a struct the tuple of its dword indices that can
-    (``workbench.argument_flow``). Kept per kernel and arch; None when no build is read."""
+    verdict's key), a ``Gate`` (it only decides which lanes run: out of the key, into the
+    verdict's bounds; ``workbench.lane_gates``), or for a struct the tuple of its dword
+    indices that can (``workbench.argument_flow``). Kept per kernel and arch; None when no
+    build is read."""
     arch, _ = emulated_arch(kernel.module, dev, info.name)
     if arch is None:
         return None
@@ -213,17 +231,22 @@ def relevance(kernel: Any, dev: Any, info: Any) -> tuple | None:
 
 def _relevance(kernel: Any, arch: str, info: Any) -> tuple | None:
     from ..argument_flow import argument_flow
+    from ..lane_gates import lane_gates
 
     try:
         einfo = kernel.info(arch)
-        flow = argument_flow(einfo, kernel.isa_for(arch))
+        listing = kernel.isa_for(arch)
+        flow = argument_flow(einfo, listing)
     except Exception:  # no listing here (no llvm-objdump): every argument counts
         return None
     if flow.all_relevant or len(einfo.args) != len(info.args):
         return None
+    gates = lane_gates(einfo, listing)
     out: list = []
-    for a in einfo.args:
-        if a.is_pointer:
+    for i, a in enumerate(einfo.args):
+        if i in gates and info.args[i].size == a.size and not info.args[i].is_pointer:
+            out.append(gates[i])
+        elif a.is_pointer:
             out.append(True)
         elif a.size <= 8 or not flow.relevant(a.offset, a.size):
             out.append(flow.relevant(a.offset, a.size))
@@ -257,7 +280,19 @@ def guarded_plan(plan: Any, verdicts: dict, prefix: tuple, bound: list[BoundArg]
             return plan(argv) if v.passes else None
         return plan(argv) if not state["on"] else None
 
-    return run
+    if keep is None or not any(isinstance(k, Gate) for k in keep):
+        return run
+
+    def run_gated(argv: tuple):  # a lane gate's value must lie within the verdict's bounds
+        try:
+            v = verdicts.get(prefix, {}).get(sig(argv))
+        except (AttributeError, TypeError, IndexError):
+            return None
+        if v is not None and v.covers(argv):
+            return plan(argv) if v.passes else None
+        return plan(argv) if not state["on"] else None
+
+    return run_gated
 
 
 # ---------------------------------------------------------------------------------------------
@@ -268,7 +303,8 @@ def check_launch(kernel: Any, dev: Any, info: Any, grid: tuple, block: tuple,
     """The verdict for this launch (cached per signature on ``kernel``); raises LaunchRefused
     when it is "refused". Warns once per kernel and reason when it is inconclusive."""
     prefix = guard_prefix(dev, grid, block, dynamic_lds)
-    key = (prefix, signature(bound, args, relevance(kernel, dev, info)))
+    keep = relevance(kernel, dev, info)
+    key = (prefix, signature(bound, args, keep))
     verdicts = kernel._verdicts
     table = verdicts.get(prefix)
     if table is None:
@@ -277,11 +313,18 @@ def check_launch(kernel: Any, dev: Any, info: Any, grid: tuple, block: tuple,
             kernel._refusals.clear()
         table = verdicts[prefix] = {}
     v = table.get(key[1])
-    if v is None:
+    if v is None or not v.covers(args):
+        old = v
         v, err = preflight(kernel, dev, info, grid, block, bound, dynamic_lds)
+        gates = [(i, k) for i, k in enumerate(keep or ()) if isinstance(k, Gate)]
+        if gates:
+            v = replace(v, bounds=tuple((i, g, int(args[i])) for i, g in gates))
+            if err is not None:
+                key = (prefix, key[1], tuple(int(args[i]) for i, _ in gates))
         if len(table) >= MAX_VERDICTS:
             table.clear()
-        table[key[1]] = v
+        if old is None or v.status == "checked" or old.status != "checked":
+            table[key[1]] = v  # a refusal past a checked bound keeps the checked verdict
         if err is not None:
             if len(kernel._refusals) >= MAX_VERDICTS:
                 kernel._refusals.clear()
