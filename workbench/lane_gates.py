@@ -66,6 +66,13 @@ class Gate:
         a, b = self.canonical(checked), self.canonical(value)
         return b <= a if self.increasing else b >= a
 
+    def widest(self) -> int:
+        """The value that lets every lane through (the largest for ``increasing``, else the
+        smallest): a launch checked with it covers every value."""
+        if self.increasing:
+            return (1 << (self.bits - 1)) - 1 if self.signed else (1 << self.bits) - 1
+        return -(1 << (self.bits - 1)) if self.signed else 0
+
     def canonical(self, value: int) -> int:
         """``value`` as the compare reads it: two's complement or unsigned."""
         v = int(value) & ((1 << self.bits) - 1)

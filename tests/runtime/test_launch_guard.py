@@ -79,18 +79,35 @@ def rocm(monkeypatch):
     return fake, RocmDevice(0)
 
 
+WIDEST = (2**31 - 1, 2**32 - 1, 2**63 - 1, 2**64 - 1)
+
+
+def _at_widest(bound) -> bool:
+    """A pre-flight that gated_preflight runs first, with every lane-gate size at its widest
+    (these tests' own sizes are small)."""
+    return any(b.kind == "scalar" and np.asarray(b.value).dtype.kind in "iu"
+               and int(b.value) in WIDEST for b in bound)
+
+
 @pytest.fixture
 def counted(monkeypatch):
-    """Counts the pre-flights that run (the real one runs each time)."""
-    calls = []
+    """Counts the pre-flights that run with the launch's own arguments (the real one runs each
+    time); ``counted.widest`` those tried first with lane-gate sizes at their widest."""
+    calls = CountedCalls()
     real = guard.preflight
 
     def preflight(*a, **kw):
-        calls.append(a[4:6])
+        (calls.widest if _at_widest(a[5]) else calls).append(a[4:6])
         return real(*a, **kw)
 
     monkeypatch.setattr(guard, "preflight", preflight)
     return calls
+
+
+class CountedCalls(list):
+    def __init__(self):
+        super().__init__()
+        self.widest: list = []
 
 
 def test_off_by_one_refused_naming_argument_workgroup_lane_offset_mock_gpu(mod, rocm):
@@ -388,6 +405,7 @@ def test_a_size_past_the_checked_one_is_checked_and_refused_mock_gpu(mod, rocm, 
     for n in range(1000, 900, -1):
         k[5, 256](x, y, n)
     assert len(counted) == 1 and len(fake.launches) == 100
+    assert len(counted.widest) == 1  # every lane of 5 x 256 let through: past the buffers
     assert k.last_guard.status == "checked" and k.last_guard.bounds[0][2] == 1000
     with pytest.raises(LaunchRefused, match="argument 0 'x'"):
         k[5, 256](x, y, 1100)
@@ -396,3 +414,16 @@ def test_a_size_past_the_checked_one_is_checked_and_refused_mock_gpu(mod, rocm, 
     assert len(counted) == 2 and len(fake.launches) == 101
     with pytest.raises(LaunchRefused):  # the refusal holds for 1100 itself, checked again
         k[5, 256](x, y, 1100)
+
+
+def test_a_size_checked_at_its_widest_covers_every_size_mock_gpu(mod, rocm, counted):
+    """A grid that matches its buffers: with every lane the size lets through (n = INT_MAX)
+    the boundary workgroups stay inside, so one pre-flight covers any n, larger ones too."""
+    fake, dev = rocm
+    k = Kernel(mod, "copy", device=dev)
+    x = dev.cupy.asarray(np.ones(1024, np.float32))
+    y = dev.cupy.asarray(np.zeros(1024, np.float32))
+    for n in (10, 1024, 5000, 7, 2**31 - 1):
+        k[4, 256](x, y, n)
+    assert len(counted.widest) == 1 and len(counted) == 0 and len(fake.launches) == 5
+    assert "any size is covered" in k.last_guard.reason

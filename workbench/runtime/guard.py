@@ -45,7 +45,7 @@ from __future__ import annotations
 
 import time
 import warnings
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -55,6 +55,7 @@ from ..errors import GPU_OOB, KernelFault
 from ..lane_gates import Gate
 from .args import BoundArg
 from .errors import LaunchError
+from .gated_preflight import gated_preflight
 
 GPU_KINDS = ("rocm", "cuda")  # device kinds whose launches are guarded (real GPUs)
 BUDGET = 1_000_000  # wave-instructions for all checked workgroups of one pre-flight
@@ -315,12 +316,11 @@ def check_launch(kernel: Any, dev: Any, info: Any, grid: tuple, block: tuple,
     v = table.get(key[1])
     if v is None or not v.covers(args):
         old = v
-        v, err = preflight(kernel, dev, info, grid, block, bound, dynamic_lds)
-        gates = [(i, k) for i, k in enumerate(keep or ()) if isinstance(k, Gate)]
-        if gates:
-            v = replace(v, bounds=tuple((i, g, int(args[i])) for i, g in gates))
-            if err is not None:
-                key = (prefix, key[1], tuple(int(args[i]) for i, _ in gates))
+        gates, run = [(i, k) for i, k in enumerate(keep or ()) if isinstance(k, Gate)], (
+            kernel, dev, info, grid, block, dynamic_lds)
+        v, err = gated_preflight(preflight, gates, args, bound, run) if gates else preflight(
+            *run[:5], bound, dynamic_lds)
+        key = (prefix, key[1], tuple(int(args[i]) for i, _ in gates)) if gates and err else key
         if len(table) >= MAX_VERDICTS:
             table.clear()
         if old is None or v.status == "checked" or old.status != "checked":
