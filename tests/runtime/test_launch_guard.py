@@ -412,8 +412,24 @@ def test_a_size_past_the_checked_one_is_checked_and_refused_mock_gpu(mod, rocm, 
     assert len(counted) == 2 and len(fake.launches) == 100
     k[5, 256](x, y, 950)  # still covered by the check at 1000
     assert len(counted) == 2 and len(fake.launches) == 101
-    with pytest.raises(LaunchRefused):  # the refusal holds for 1100 itself, checked again
+    assert len(counted.widest) == 1  # the widest sizes, refused once, are not tried again
+    with pytest.raises(LaunchRefused) as ei:  # the refusal holds for 1100 itself
         k[5, 256](x, y, 1100)
+    assert ei.value.argument == "x" and ei.value.offset >= 4000  # named as the first time
+
+
+def test_a_refused_size_repeated_names_the_argument_again_mock_gpu(mod, rocm, counted):
+    """The off-by-one kernel with sizes that gate its lanes: refused, and refused again from
+    the kept verdict (no second pre-flight) with the same argument, lane and offset."""
+    fake, dev = rocm
+    k = Kernel(mod, "copy_off_by_one", device=dev)
+    x = dev.cupy.asarray(np.ones(1000, np.float32))
+    y = dev.cupy.asarray(np.zeros(1000, np.float32))
+    for _ in range(2):
+        with pytest.raises(LaunchRefused) as ei:
+            k[4, 256](x, y, 1000)
+        assert ei.value.argument == "x" and ei.value.offset == 4000, str(ei.value)
+    assert len(counted) == 1 and fake.launches == []
 
 
 def test_a_size_checked_at_its_widest_covers_every_size_mock_gpu(mod, rocm, counted):

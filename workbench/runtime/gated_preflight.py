@@ -17,13 +17,16 @@ from typing import Any
 import numpy as np
 
 
-def gated_preflight(preflight: Any, gates: list, args: tuple, bound: list,
-                    run: tuple) -> tuple[Any, Any]:
+def gated_preflight(preflight: Any, gates: list, args: tuple, bound: list, run: tuple,
+                    key: tuple) -> tuple[Any, Any]:
     """(verdict with its ``bounds``, the LaunchRefused to raise or None). ``preflight``:
     the guard's, called as ``preflight(*run[:5], bound, run[5])`` (kernel, device, info, grid,
-    block; dynamic LDS); ``gates``: (argument index, Gate) pairs."""
-    wide = list(bound)
-    for i, g in gates:
+    block; dynamic LDS); ``gates``: (argument index, Gate) pairs; ``key``: the verdict's key
+    (its sizes left out), under which a widest try that did not pass is not tried again."""
+    # kept with the kernel's verdicts (and cleared with them)
+    failed = run[0]._verdicts.setdefault(("widest sizes not checked",), set())
+    wide = None if key in failed else list(bound)
+    for i, g in gates if wide is not None else ():
         dt = np.asarray(bound[i].value).dtype
         if dt.kind not in "iu" or dt.itemsize * 8 != g.bits:
             wide = None  # a size typed unlike its compare: checked as given only
@@ -36,5 +39,6 @@ def gated_preflight(preflight: Any, gates: list, args: tuple, bound: list,
             return replace(v, bounds=tuple((i, g, g.widest()) for i, g in gates),
                            reason=f"{v.reason}; with every lane a size lets through, so any "
                                   f"size is covered"), None
+        failed.add(key)
     v, err = preflight(*run[:5], bound, run[5])
     return replace(v, bounds=tuple((i, g, int(args[i])) for i, g in gates)), err

@@ -305,7 +305,9 @@ def check_launch(kernel: Any, dev: Any, info: Any, grid: tuple, block: tuple,
     when it is "refused". Warns once per kernel and reason when it is inconclusive."""
     prefix = guard_prefix(dev, grid, block, dynamic_lds)
     keep = relevance(kernel, dev, info)
-    key = (prefix, signature(bound, args, keep))
+    gates = [(i, k) for i, k in enumerate(keep or ()) if isinstance(k, Gate)]
+    sig = signature(bound, args, keep)
+    key = (prefix, sig, tuple(int(args[i]) for i, _ in gates))  # a refusal's: its sizes too
     verdicts = kernel._verdicts
     table = verdicts.get(prefix)
     if table is None:
@@ -313,18 +315,15 @@ def check_launch(kernel: Any, dev: Any, info: Any, grid: tuple, block: tuple,
             verdicts.clear()
             kernel._refusals.clear()
         table = verdicts[prefix] = {}
-    v = table.get(key[1])
+    v = table.get(sig)
     if v is None or not v.covers(args):
-        old = v
-        gates, run = [(i, k) for i, k in enumerate(keep or ()) if isinstance(k, Gate)], (
-            kernel, dev, info, grid, block, dynamic_lds)
-        v, err = gated_preflight(preflight, gates, args, bound, run) if gates else preflight(
-            *run[:5], bound, dynamic_lds)
-        key = (prefix, key[1], tuple(int(args[i]) for i, _ in gates)) if gates and err else key
+        old, run = v, (kernel, dev, info, grid, block, dynamic_lds)
+        v, err = gated_preflight(preflight, gates, args, bound, run, key[:2]) if gates else (
+            preflight(*run[:5], bound, dynamic_lds))
         if len(table) >= MAX_VERDICTS:
             table.clear()
         if old is None or v.status == "checked" or old.status != "checked":
-            table[key[1]] = v  # a refusal past a checked bound keeps the checked verdict
+            table[sig] = v  # a refusal past a checked bound keeps the checked verdict
         if err is not None:
             if len(kernel._refusals) >= MAX_VERDICTS:
                 kernel._refusals.clear()
