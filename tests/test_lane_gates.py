@@ -119,3 +119,18 @@ def test_covers_by_direction_and_signedness():
     u = Gate(increasing=True, signed=False, bits=32)
     assert u.covers(100, 7) and not u.covers(100, -1)  # -1 is 0xffffffff unsigned
     assert UP.covers(-1, 0xFFFFFFFE)  # 0xfffffffe is -2 signed
+
+
+def test_accepts_is_the_covered_range_of_given_values():
+    """The fast path's one range test agrees with covers() over the parameter's range."""
+    for g in (UP, Gate(False, True, 32), Gate(True, False, 32), Gate(False, False, 64)):
+        lo_p = -(1 << (g.bits - 1)) if g.signed else 0
+        hi_p = (1 << (g.bits - 1)) - 1 if g.signed else (1 << g.bits) - 1
+        for c in (lo_p, -3, 0, 1000, hi_p):
+            if not lo_p <= c <= hi_p:
+                continue
+            lo, hi = g.accepts(c)
+            for v in (lo_p, -1, 0, 999, 1000, 1001, hi_p):
+                if lo_p <= v <= hi_p:
+                    assert (lo <= v <= hi) == g.covers(c, v), (g, c, v)
+            assert g.accepts(c, exact=True) == (g.canonical(c), g.canonical(c))

@@ -73,6 +73,17 @@ class Gate:
             return (1 << (self.bits - 1)) - 1 if self.signed else (1 << self.bits) - 1
         return -(1 << (self.bits - 1)) if self.signed else 0
 
+    def accepts(self, checked: int, exact: bool = False) -> tuple[int, int]:
+        """The argument values (as given, in the parameter's range) that a launch checked
+        with ``checked`` covers, as (lo, hi): one range test per launch on the fast path.
+        ``exact``: that value alone (a verdict other than "checked")."""
+        c = self.canonical(checked)
+        if exact:
+            return c, c
+        lo = -(1 << (self.bits - 1)) if self.signed else 0
+        hi = (1 << (self.bits - 1)) - 1 if self.signed else (1 << self.bits) - 1
+        return (lo, c) if self.increasing else (c, hi)
+
     def canonical(self, value: int) -> int:
         """``value`` as the compare reads it: two's complement or unsigned."""
         v = int(value) & ((1 << self.bits) - 1)

@@ -111,17 +111,16 @@ class GuardVerdict:
     passes: bool = field(init=False, default=True)  # whether the launch may go ahead
 
     def __post_init__(self) -> None:
-        # a plain attribute, not a property: the prebound fast path reads it on every launch
+        # plain attributes, not properties: the prebound fast path reads them on every launch
         object.__setattr__(self, "passes", self.status != "refused")
+        object.__setattr__(self, "_ranges", tuple(
+            (i, *g.accepts(c, self.status != "checked")) for i, g, c in self.bounds))
 
     def covers(self, args: tuple) -> bool:
-        """Whether the verdict holds for a launch with ``args``: "checked" holds for lane-gate
-        sizes within those it was checked with, any other verdict for those sizes alone."""
+        """Whether the verdict holds for ``args``' lane-gate sizes (``Gate.accepts``)."""
         try:
-            if self.status == "checked":
-                return all(g.covers(c, args[i]) for i, g, c in self.bounds)
-            return all(int(args[i]) == c for i, _, c in self.bounds)
-        except (TypeError, ValueError, IndexError, OverflowError):
+            return all(lo <= args[i] <= hi for i, lo, hi in self._ranges)
+        except (TypeError, IndexError):  # a size that is no number: the full path says so
             return False
 
     def __str__(self) -> str:
