@@ -79,25 +79,19 @@ def rocm(monkeypatch):
     return fake, RocmDevice(0)
 
 
-WIDEST = (2**31 - 1, 2**32 - 1, 2**63 - 1, 2**64 - 1)
-
-
-def _at_widest(bound) -> bool:
-    """A pre-flight that gated_preflight runs first, with every lane-gate size at its widest
-    (these tests' own sizes are small)."""
-    return any(b.kind == "scalar" and np.asarray(b.value).dtype.kind in "iu"
-               and int(b.value) in WIDEST for b in bound)
-
-
 @pytest.fixture
 def counted(monkeypatch):
-    """Counts the pre-flights that run with the launch's own arguments (the real one runs each
-    time); ``counted.widest`` those tried first with lane-gate sizes at their widest."""
+    """Counts the pre-flights that can decide a verdict: with the launch's own arguments, or at
+    the size gated_preflight guessed (``counted.guess`` those too); the real one runs each
+    time. ``counted.widest``: the tries with every lane-gate size at its widest."""
     calls = CountedCalls()
     real = guard.preflight
 
     def preflight(*a, **kw):
-        (calls.widest if _at_widest(a[5]) else calls).append(a[4:6])
+        purpose = getattr(a[5], "purpose", None)
+        (calls.widest if purpose == "widest" else calls).append(a[4:6])
+        if purpose == "guess":
+            calls.guess.append(a[4:6])
         return real(*a, **kw)
 
     monkeypatch.setattr(guard, "preflight", preflight)
@@ -108,6 +102,7 @@ class CountedCalls(list):
     def __init__(self):
         super().__init__()
         self.widest: list = []
+        self.guess: list = []
 
 
 def test_off_by_one_refused_naming_argument_workgroup_lane_offset_mock_gpu(mod, rocm):
@@ -165,7 +160,9 @@ def test_correct_kernel_launches_and_preflight_runs_once_per_signature_mock_gpu(
     short = dev.cupy.asarray(np.zeros(500, np.float32))
     with pytest.raises(LaunchRefused, match="writes argument 1 'y'"):
         k[4, 256](x, short, 1000)
-    assert len(counted) == 2 and len(fake.launches) == 5
+    # the guess (the widest try's first fault, at 1000) and the launch's own check: both refused;
+    # the first launch's one pre-flight was a guess as well (checked at 1000)
+    assert len(counted) == 3 and len(counted.guess) == 2 and len(fake.launches) == 5
 
 
 def test_struct_of_pointers_is_checked_and_a_field_overrun_refused_mock_gpu(mod, rocm):
@@ -241,7 +238,7 @@ def test_session_keeps_working_after_a_refusal_mock_gpu(mod, rocm, counted):
     for _ in range(2):  # refused again from the kept verdict, without a second pre-flight
         with pytest.raises(LaunchRefused, match="argument 0 'x'"):
             bad[4, 256](x, y, 1000)
-    assert len(counted) == 1
+    assert len(counted) == 1 + len(counted.guess)  # the launch's own, after a failed guess
     Kernel(mod, "copy", device=dev)[4, 256](x, y, 1000)
     np.testing.assert_array_equal(y, x)
     assert len(fake.launches) == 1
@@ -406,7 +403,10 @@ def test_a_size_past_the_checked_one_is_checked_and_refused_mock_gpu(mod, rocm, 
         k[5, 256](x, y, n)
     assert len(counted) == 1 and len(fake.launches) == 100
     assert len(counted.widest) == 1  # every lane of 5 x 256 let through: past the buffers
-    assert k.last_guard.status == "checked" and k.last_guard.bounds[0][2] == 1000
+    # the first fault of that try was thread 0 of workgroup 4 (1024): checked at 1024, which
+    # the boundary workgroups (0 and 4) pass, so it covers every n up to 1024
+    assert len(counted.guess) == 1
+    assert k.last_guard.status == "checked" and k.last_guard.bounds[0][2] == 1024
     with pytest.raises(LaunchRefused, match="argument 0 'x'"):
         k[5, 256](x, y, 1100)
     assert len(counted) == 2 and len(fake.launches) == 100
@@ -429,7 +429,7 @@ def test_a_refused_size_repeated_names_the_argument_again_mock_gpu(mod, rocm, co
         with pytest.raises(LaunchRefused) as ei:
             k[4, 256](x, y, 1000)
         assert ei.value.argument == "x" and ei.value.offset == 4000, str(ei.value)
-    assert len(counted) == 1 and fake.launches == []
+    assert len(counted) == 1 + len(counted.guess) and fake.launches == []
 
 
 def test_a_size_checked_at_its_widest_covers_every_size_mock_gpu(mod, rocm, counted):
@@ -443,3 +443,23 @@ def test_a_size_checked_at_its_widest_covers_every_size_mock_gpu(mod, rocm, coun
         k[4, 256](x, y, n)
     assert len(counted.widest) == 1 and len(counted) == 0 and len(fake.launches) == 5
     assert "any size is covered" in k.last_guard.reason
+
+
+def test_sizes_in_any_order_on_a_rounded_up_grid_cost_two_preflights_mock_gpu(mod, rocm,
+                                                                               counted):
+    """1000-float buffers, a grid of 4 x 256: with every lane let through the last workgroup
+    faults (thread 232, global index 1000), so 1000 is checked next and passes: every size up
+    to it, in any order, then launches on that verdict; 1001 is checked and refused."""
+    import random
+
+    fake, dev = rocm
+    k = Kernel(mod, "copy", device=dev)
+    x = dev.cupy.asarray(np.ones(1000, np.float32))
+    y = dev.cupy.asarray(np.zeros(1000, np.float32))
+    sizes = random.Random(3).sample(range(1, 1001), 200)
+    for n in sizes:
+        k[4, 256](x, y, n)
+    assert (len(counted.widest), len(counted), len(counted.guess)) == (1, 1, 1)
+    assert len(fake.launches) == 200 and k.last_guard.bounds[0][2] == 1000
+    with pytest.raises(LaunchRefused, match="argument 0 'x'"):
+        k[4, 256](x, y, 1001)
