@@ -94,7 +94,15 @@ class Gate:
 
 def lane_gates(info: Any, listing: Any) -> dict[int, Gate]:
     """The explicit arguments (by index in ``info.args``) that are lane gates under the rules
-    of the module docstring, with their direction; the others are absent."""
+    of the module docstring, with their direction; the others are absent. A listing the rules
+    cannot read (an operand shape they do not expect) has none: every size stays in the key."""
+    try:
+        return _lane_gates(info, listing)
+    except (IndexError, KeyError, ValueError, TypeError, AttributeError):
+        return {}
+
+
+def _lane_gates(info: Any, listing: Any) -> dict[int, Gate]:
     insts = list(listing.instructions)
     if not insts or getattr(listing, "callees", None):
         return {}
