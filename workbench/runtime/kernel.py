@@ -444,6 +444,23 @@ class _TimingLauncher:
         res = record(1)
         if per_cu > 1 and len(res.stream) * per_cu <= EMULATE_ROWS:
             res = record(per_cu)
-        return predict(res.stream, ch, total_workgroups=grid3[0] * grid3[1] * grid3[2],
-                       workgroups_per_cu=per_cu, footprint_bytes=footprint, flops=flops,
-                       max_rows=max_rows or DEFAULT_MAX_ROWS, clock=clock)
+        rep = predict(res.stream, ch, total_workgroups=grid3[0] * grid3[1] * grid3[2],
+                      workgroups_per_cu=per_cu, footprint_bytes=footprint, flops=flops,
+                      max_rows=max_rows or DEFAULT_MAX_ROWS, clock=clock)
+        return _with_compiler_notes(rep, res.stream, info, k.module[ch.arch].command)
+
+
+def _with_compiler_notes(rep: Any, stream: Any, info: KernelInfo, command: Any) -> Any:
+    """``rep`` with the build's notes (scratch use, the LLVM that allocated the registers)
+    after the model's own (``workbench.timing.compiler_notes``)."""
+    import dataclasses
+
+    from ..timing.compiler_notes import compiler_notes
+
+    r = info.resources
+    # gfx940+ and RDNA reach the private segment through flat scratch (scratch_* only)
+    scratch = [i for i, ins in enumerate(stream.instructions) if ins.mnemonic.startswith(
+        "scratch_")]
+    spill_rows = int(np.isin(stream.index, scratch).sum()) / max(1, len(np.unique(stream.wave)))
+    return dataclasses.replace(rep, notes=rep.notes + compiler_notes(
+        r.scratch_bytes, spill_rows, command or (), r.vgprs, r.agprs, r.sgprs))
