@@ -160,14 +160,19 @@ def _imm(text: str) -> int | None:
 
 def _reads(ins: Any, ops: list[list[tuple]]) -> list[tuple]:
     """The registers an instruction reads (for spotting uses of the kernarg pointer)."""
+    return _flat(read_operands(ins, ops))
+
+
+def read_operands(ins: Any, ops: list[list[tuple]]) -> list[list[tuple]]:
+    """The operands an instruction reads, each as its register units."""
     m = ins.mnemonic
     if m.startswith(("s_cmp", "s_bitcmp", "s_cbranch", "s_setpc", "s_swappc")) or (
             m.startswith(_MEM_PREFIX) and ("_store" in m or "_write" in m or "atomic" in m)) or (
             m.startswith("v_cmpx") and len(ops) == 2):  # GFX10+ v_cmpx: sources only
-        return _flat(ops)
+        return list(ops)
     if _carry_out(m, ops):  # v_add_co_u32 v0, s[0:1], ...: the SGPR pair is written
-        return _flat(ops[2:])
-    return _flat(ops[1:])
+        return ops[2:]
+    return ops[1:]
 
 
 def _carry_out(m: str, ops: list[list[tuple]]) -> bool:

@@ -38,7 +38,15 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from .argument_flow import _branch_target, _carry_out, _kernarg_sgpr, _ops, _reads, argument_flow
+from .argument_flow import (
+    _branch_target,
+    _carry_out,
+    _kernarg_sgpr,
+    _ops,
+    _reads,
+    argument_flow,
+    read_operands,
+)
 
 _CMP = re.compile(r"v_cmp(x?)_(lt|le|gt|ge)_([iu])(32|64)(?:_e32|_e64)?$")
 _TRIVIAL = ("s_endpgm", "s_waitcnt", "s_nop", "s_code_end", "s_wait_", "s_delay_alu",
@@ -66,12 +74,16 @@ class Gate:
         a, b = self.canonical(checked), self.canonical(value)
         return b <= a if self.increasing else b >= a
 
+    def limits(self) -> tuple[int, int]:
+        """The smallest and largest value of the compared type."""
+        if self.signed:
+            return -(1 << (self.bits - 1)), (1 << (self.bits - 1)) - 1
+        return 0, (1 << self.bits) - 1
+
     def widest(self) -> int:
         """The value that lets every lane through (the largest for ``increasing``, else the
         smallest): a launch checked with it covers every value."""
-        if self.increasing:
-            return (1 << (self.bits - 1)) - 1 if self.signed else (1 << self.bits) - 1
-        return -(1 << (self.bits - 1)) if self.signed else 0
+        return self.limits()[1 if self.increasing else 0]
 
     def accepts(self, checked: int, exact: bool = False) -> tuple[int, int]:
         """The argument values (as given, in the parameter's range) that a launch checked
@@ -80,8 +92,7 @@ class Gate:
         c = self.canonical(checked)
         if exact:
             return c, c
-        lo = -(1 << (self.bits - 1)) if self.signed else 0
-        hi = (1 << (self.bits - 1)) - 1 if self.signed else (1 << self.bits) - 1
+        lo, hi = self.limits()
         return (lo, c) if self.increasing else (c, hi)
 
     def canonical(self, value: int) -> int:
@@ -300,9 +311,7 @@ def _step(ins: Any, ops: list, cur: tuple, kptr: tuple):
     sub, scc_mask, saved, kp = cur
     m = ins.mnemonic
     dests = _dests(ins, ops)
-    srcs = [g for g in (ops[2:] if _carry_out(m, ops) else ops[1:])] if ops else []
-    if m.startswith(("s_cmp", "s_bitcmp", "s_cbranch")) or (dests == [] and ops):
-        srcs = list(ops)
+    srcs = read_operands(ins, ops)
     flat = [r for g in srcs for r in g]
     d = set(dests)
     after = (frozenset(sub - d), scc_mask, frozenset(saved - d),
