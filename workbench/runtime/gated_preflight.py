@@ -78,7 +78,7 @@ def _first_fault_index(err: Any, gates: list, args: tuple, grid: tuple,
     if not g.increasing or tuple(grid[1:]) != (1, 1) or tuple(block[1:]) != (1, 1):
         return None
     index = int(err.workgroup[0]) * int(block[0]) + int(err.thread[0])
-    lo, hi = g.accepts(g.widest())
+    lo, hi = g.limits()
     if not lo <= index <= hi or not g.covers(index, int(args[i])):
         return None  # the launch's own size lies past it: only its own check can tell
     return index

@@ -265,6 +265,7 @@ def guarded_plan(plan: Any, verdicts: dict, prefix: tuple, bound: list[BoundArg]
     sig = fast_signature(bound, keep)  # more arguments than it reads: the plan declines
     state = _state
     table = verdicts.setdefault(prefix, {})  # this launcher's verdicts: one hash per call
+    gated = keep is not None and any(isinstance(k, Gate) for k in keep)
 
     def run(argv: tuple):
         nonlocal table
@@ -276,23 +277,11 @@ def guarded_plan(plan: Any, verdicts: dict, prefix: tuple, bound: list[BoundArg]
                 v = table.get(key)
         except (AttributeError, TypeError, IndexError):  # no .nbytes, unhashable, too few
             return None
-        if v is not None:
+        if v is not None and (not gated or v.covers(argv)):  # lane-gate sizes within bounds
             return plan(argv) if v.passes else None
         return plan(argv) if not state["on"] else None
 
-    if keep is None or not any(isinstance(k, Gate) for k in keep):
-        return run
-
-    def run_gated(argv: tuple):  # a lane gate's value must lie within the verdict's bounds
-        try:
-            v = verdicts.get(prefix, {}).get(sig(argv))
-        except (AttributeError, TypeError, IndexError):
-            return None
-        if v is not None and v.covers(argv):
-            return plan(argv) if v.passes else None
-        return plan(argv) if not state["on"] else None
-
-    return run_gated
+    return run
 
 
 # ---------------------------------------------------------------------------------------------
