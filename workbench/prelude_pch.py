@@ -77,6 +77,7 @@ _lock = threading.Lock()
 _failed: set[str] = set()        # keys whose build failed in this process (not retried)
 _verified: dict[str, tuple] = {}  # entry folder -> (size, mtime_ns, ino) of its checked .pch
 _known: dict[str, Path] = {}  # key -> an entry folder this process has checked or built
+_read: dict[str, tuple[str, ...]] = {}  # entry folder -> the system headers it read (checked)
 build_seconds: dict[str, float] = {}  # key -> seconds this process spent building it
 
 
@@ -250,8 +251,10 @@ def user_dirs(flags: Sequence[str]) -> tuple[str, ...]:
     return tuple(out)
 
 
-def _tails(paths: Sequence[str]) -> dict[str, set[str]]:
-    """Each path's tails (``a/b/c`` gives ``c``, ``b/c``, ``a/b/c``) by their first part."""
+@cache
+def _tails(paths: tuple[str, ...]) -> dict[str, set[str]]:
+    """Each path's tails (``a/b/c`` gives ``c``, ``b/c``, ``a/b/c``) by their first part
+    (kept per path set: every compile with include folders asks for the same one)."""
     out: dict[str, set[str]] = {}
     for p in paths:
         parts = Path(p).parts
@@ -271,7 +274,7 @@ def shadows(dirs: Sequence[str], deps: Sequence[str]) -> str | None:
     (``deps``), else None. Only names whose first part the folder holds are looked up."""
     if not dirs:
         return None
-    tails = _tails([*_prelude_files(), *deps])
+    tails = _tails((*_prelude_files(), *deps))
     for d in dirs:
         try:
             top = os.listdir(d or ".")
@@ -351,10 +354,14 @@ def precompiled(tc, arch: str, flags: Sequence[str], root: Path | None,
 
 
 def _unshadowed(entry: Path, dirs: Sequence[str]) -> Path | None:
-    """The entry's header, unless a user folder holds a system header it read."""
+    """The entry's header, unless a user folder holds a system header it read (as its last
+    ``_check`` listed them; read again only for an entry checked under another path)."""
     if dirs:
-        doc = _files.read_json(entry / "entry.json", 1 << 20)
-        if shadows(dirs, [d[0] for d in doc.get("deps") or ()]) is not None:
+        deps = _read.get(str(entry))
+        if deps is None:
+            deps = tuple(d[0] for d in _files.read_json(entry / "entry.json", 1 << 20).get(
+                "deps") or ())
+        if shadows(dirs, deps) is not None:
             return None
     return entry / "prelude.pch"
 
@@ -392,6 +399,7 @@ def _check(entry: Path) -> bool | str | None:
     deps = doc.get("deps")
     if type(deps) is not list or not header_deps.deps_fresh([tuple(d) for d in deps]):
         return "a system header it read has changed"
+    _read[str(entry)] = tuple(d[0] for d in deps)
     return True
 
 
@@ -498,6 +506,7 @@ def refused(stderr: str, pch: Path) -> bool:
 def discard(pch: Path) -> None:
     """Drop an entry clang refused, so the next compile builds it afresh."""
     _verified.pop(str(pch.parent), None)
+    _read.pop(str(pch.parent), None)
     for k, v in list(_known.items()):
         if v == pch.parent:
             del _known[k]
