@@ -202,24 +202,20 @@ def _gpu_module(carry: Path):
 
 def _side_by_side(ours, raw, sync, calls: int, rounds: int) -> tuple[float, float]:
     """(median over rounds of hipwb minus the mean of the raw blocks around it, raw median),
-    in us per call."""
-    import time
+    in us per call (one block of ``calls`` each: tests/gpu/hosttime.py's ``per_call``)."""
+    import sys
 
-    def per_call(fn) -> float:
-        t0 = time.perf_counter()
-        for _ in range(calls):
-            fn()
-        t1 = time.perf_counter()
-        sync()
-        return (t1 - t0) / calls * 1e6
+    sys.path.insert(0, str(ROOT / "tests" / "gpu"))
+    from hosttime import per_call
+
+    def block(fn) -> float:
+        return per_call(fn, calls, sync, trials=1, warmup=0)
 
     for fn in (raw, ours):
-        for _ in range(200):
-            fn()
-    sync()
+        per_call(fn, 200, sync, trials=1, warmup=0)  # warm-up, not counted
     d, raws = [], []
     for _ in range(rounds):
-        r1, o, r2 = per_call(raw), per_call(ours), per_call(raw)
+        r1, o, r2 = block(raw), block(ours), block(raw)
         d.append(o - (r1 + r2) / 2)
         raws.append((r1 + r2) / 2)
     return float(np.median(d)), float(np.median(raws))
