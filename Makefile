@@ -5,7 +5,7 @@ PYTHON  ?= python3
 VENV    := .venv
 BIN     := $(VENV)/bin
 STAMP   := $(VENV)/.hipwb-installed
-EXTRAS  ?= dev,pybind
+EXTRAS  ?= dev,pybind,sweep
 # Jupyter refuses to start as root unless told (containers, CI images, Binder-like hosts).
 ROOTOPT := $(shell [ "$$(id -u)" = 0 ] && echo --allow-root)
 # The documentation (docs/conf.py): every warning and broken reference fails (-W -n), all pages

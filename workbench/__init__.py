@@ -43,6 +43,11 @@ LDS bank conflicts
     row_access(tile, row), mfma_operand_reads(instruction, operand, tile, ds_op) -> patterns
     analyzed by the same bank model
 
+Sweeps (offline autotuning, on Dask)
+    sweep(source, space, launch=, inputs=, reference=, check_shape=, shapes=, targets=)
+        -> SweepResult (a pandas DataFrame: per variant compile status, resources, occupancy,
+        check on the emulator, modelled time); .best(), .pareto(), .view(), .report(row)
+
 Heavy parts (emulator, widgets, devices) load on first use so that importing stays fast.
 """
 
@@ -96,6 +101,8 @@ _LAZY = {
     "column_access": "workbench.lds:column_access",
     "row_access": "workbench.lds:row_access",
     "mfma_operand_reads": "workbench.lds:mfma_operand_reads",
+    "sweep": "workbench.sweeps:sweep",
+    "SweepResult": "workbench.sweeps.frame:SweepResult",
 }
 
 

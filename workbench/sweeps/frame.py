@@ -1,0 +1,164 @@
+"""The result of ``wb.sweep``: a pandas DataFrame, one row per (point, target, shape).
+
+It is a DataFrame (filter, sort, group and plot it as any other); on top it has ``best()``,
+``pareto()``, ``view()`` and ``report(row)``. What produced it is in ``.attrs``: the sweep's
+cache keys, the numbers of points run / from cache / rejected by the constraint, how it ran,
+and hipwb's and the timing model's versions. A derived frame (a filter, ``head()``) is a plain
+DataFrame: the sweep's methods belong to the whole result.
+
+Columns: the parameters; ``target``, ``arch``, ``shape``; ``status`` ('ok' or the stage that
+failed) and ``error``; ``compiled``, ``kernel``, ``vgprs``, ``agprs``, ``sgprs``,
+``lds_bytes``, ``scratch_bytes``, ``block``, ``waves_per_simd``, ``occupancy_limiter``,
+``workgroups_per_cu``; ``exact`` and ``max_error`` (the check on the emulator at the check
+shape); ``modelled_us``, ``modelled_tflops``, ``modelled_gbs``, ``modelled_clock_ghz``,
+``modelled_limiter`` (the timing model, **modelled**, at each real shape); ``seconds`` (the
+point's wall time), ``worker``, ``cached``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd
+
+from ..errors import ArgumentValueError
+
+__all__ = ["SweepResult", "metric_of"]
+
+ORDER = ("target", "arch", "shape", "status", "error", "compiled", "kernel", "vgprs", "agprs",
+         "sgprs", "lds_bytes", "scratch_bytes", "block", "waves_per_simd", "occupancy_limiter",
+         "workgroups_per_cu", "exact", "max_error", "modelled_us", "modelled_tflops",
+         "modelled_gbs", "modelled_clock_ghz", "modelled_limiter", "seconds", "worker", "cached")
+
+
+def metric_of(df: pd.DataFrame, by: str | None) -> tuple[str, bool]:
+    """(column, higher is better) for ``by``; default: TFLOP/s, else GB/s, else time."""
+    if by is None:
+        for col in ("modelled_tflops", "modelled_gbs"):
+            if col in df and df[col].notna().any():
+                return col, True
+        return "modelled_us", False
+    if by not in df.columns:
+        raise ArgumentValueError(f"best(by={by!r}): no such column; columns: "
+                                 f"{', '.join(map(str, df.columns))}")
+    return by, by not in ("modelled_us", "vgprs", "agprs", "sgprs", "lds_bytes",
+                          "scratch_bytes", "max_error", "seconds")
+
+
+class SweepResult(pd.DataFrame):
+    """One row per (point, target, shape): see the module docstring."""
+
+    _metadata = ["params", "_spec", "_modules"]
+
+    @property
+    def _constructor(self):
+        return pd.DataFrame
+
+    @classmethod
+    def from_rows(cls, rows: list[dict], params: list[str], attrs: dict, spec: Any = None
+                  ) -> SweepResult:
+        df = pd.DataFrame(rows)
+        cols = [c for c in params if c in df] + [c for c in ORDER if c in df] + \
+            [c for c in df.columns if c not in params and c not in ORDER]
+        out = cls(df[cols] if len(df) else df)
+        out.params = list(params)
+        out._spec = spec
+        out._modules = {}
+        out.attrs.update(attrs)
+        return out
+
+    def ok(self) -> pd.DataFrame:
+        """The rows whose every stage succeeded."""
+        return pd.DataFrame(self[self["status"] == "ok"]) if "status" in self else \
+            pd.DataFrame(self)
+
+    def best(self, by: str | None = None, n: int = 1, target: str | None = None,
+             shape: str | None = None) -> pd.DataFrame:
+        """The ``n`` best working rows by ``by`` (default modelled TFLOP/s, else GB/s, else
+        the shortest modelled time), per target and shape unless one is named."""
+        df = self.ok()
+        if target is not None:
+            df = df[df["target"] == target]
+        if shape is not None:
+            df = df[df["shape"] == shape]
+        col, higher = metric_of(df, by)
+        df = df[df[col].notna()]
+        if df.empty:
+            return df
+        return df.sort_values(col, ascending=not higher, kind="stable").groupby(
+            ["target", "shape"], sort=False).head(n)
+
+    def pareto(self, x: str = "vgprs", y: str | None = None, target: str | None = None,
+               shape: str | None = None) -> pd.DataFrame:
+        """The working rows no other row beats on both ``y`` (higher is better) and ``x``
+        (lower is better: a resource), per target and shape."""
+        df = self.ok()
+        if target is not None:
+            df = df[df["target"] == target]
+        if shape is not None:
+            df = df[df["shape"] == shape]
+        col, higher = metric_of(df, y)
+        keep = []
+        for _, g in df[df[col].notna() & df[x].notna()].groupby(["target", "shape"]):
+            g = g.sort_values([x, col], ascending=[True, not higher], kind="stable")
+            best = None
+            for idx, v in zip(g.index, g[col]):
+                if best is None or (v > best if higher else v < best):
+                    keep.append(idx)
+                    best = v
+        return pd.DataFrame(df.loc[keep])
+
+    def view(self, y: str | None = None, target: str | None = None, shape: str | None = None):
+        """The interactive view: the metric against VGPRs, LDS and occupancy, Pareto fronts,
+        hover with each point's parameters; clicking a point opens its timing report."""
+        from ..widgets.sweep_view import sweep_view
+
+        return sweep_view(self, y=y, target=target, shape=shape)
+
+    def variant(self, row: Any):
+        """The Kernel of one row (its index label), compiled again (a cache hit)."""
+        from ..compiler import compile as _compile
+        from .point import _define
+
+        if self._spec is None:
+            raise ArgumentValueError("this result holds no sweep specification (it was built "
+                                     "from rows, not by wb.sweep)")
+        r = self.loc[row]
+        spec = self._spec
+        params = {p: r[p] for p in self.params}
+        module = _compile(spec.source, r["arch"], spec.options, defines=dict(
+            spec.defines, **{k: _define(_native(v)) for k, v in params.items()}),
+            include_dirs=spec.include_dirs, filename=spec.filename)
+        return module[r["kernel"]].on(f"emulator:{r['arch']}")
+
+    def report(self, row: Any):
+        """The timing report (modelled) of one row (its index label): the variant compiled
+        again, its inputs made at the row's shape, timed on the row's chip."""
+        from .point import _config, resolve_target
+
+        r = self.loc[row]
+        spec = self._spec
+        if spec is None:
+            raise ArgumentValueError("this result holds no sweep specification")
+        _, arch, chip = resolve_target(r["target"])
+        if chip is None:
+            raise ArgumentValueError(f"no modelled chip runs {arch}")
+        shape = next((s for s in spec.shapes if _label(s) == r["shape"]), None)
+        if shape is None:
+            raise ArgumentValueError(f"row {row!r} has no real shape to time")
+        params = {p: _native(r[p]) for p in self.params}
+        k = self.variant(row)
+        args = tuple(spec.inputs(shape, dict(params)))
+        flops = float(spec.flops(shape, dict(params))) if spec.flops else None
+        return k.timing[_config(spec, shape, params)](*args, chip=chip, flops=flops,
+                                                       clock=spec.clock)
+
+
+def _label(s: Any) -> str:
+    from .point import _shape_label
+
+    return _shape_label(s)
+
+
+def _native(v: Any) -> Any:
+    return v.item() if hasattr(v, "item") else v
