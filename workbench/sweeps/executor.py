@@ -178,6 +178,8 @@ def run(tasks: list[Task], cluster: Any, workers: int | None,
     if workers is not None and (not isinstance(workers, int) or workers < 1):
         raise ArgumentValueError(f"workers must be a positive int, got {workers!r}")
     client, owned = _client(cluster, workers)
+    spec = tasks[0].spec
+    pickle_by_value(spec.launch, spec.inputs, spec.reference, spec.flops)
     try:
         shared = shares_cache(client, base)
         how = f"Dask, {len(client.scheduler_info().get('workers', {}))} workers at " \
@@ -207,7 +209,8 @@ def _submit(client: Any, tasks: list[Task], on_rows, shared: bool, base: str, ho
                     continue
                 t = shipped
             # pure=False: a point reruns when asked, even with identical arguments
-            futures[client.submit(evaluate, t, pure=False, key=f"sweep-{t.key[:16]}-{i}")] = i
+            futures[client.submit(evaluate_packed, pack(t), pure=False,
+                                  key=f"sweep-{t.key[:16]}-{i}")] = i
         for fut in as_completed(list(futures), loop=client.loop):
             i = futures[fut]
             try:
@@ -221,11 +224,53 @@ def _submit(client: Any, tasks: list[Task], on_rows, shared: bool, base: str, ho
     return how
 
 
+def pack(task: Task) -> bytes:
+    """The task as cloudpickle bytes: distributed pickles a task with plain pickle first, which
+    sends the user's functions by module path; cloudpickle with ``pickle_by_value`` sends them
+    whole."""
+    import cloudpickle
+
+    return cloudpickle.dumps(task)
+
+
+def evaluate_packed(blob: bytes) -> list[dict]:
+    """``evaluate`` of a packed task (runs on the worker)."""
+    import cloudpickle
+
+    return evaluate(cloudpickle.loads(blob))
+
+
 def _failed(task: Task, e: BaseException) -> list[dict]:
     from .point import _shape_label, resolve_target
 
     label, arch, _ = resolve_target(task.target)
     shapes = task.spec.shapes or ((),)
-    return [dict(task.params, target=label, arch=arch, status="worker error",
-                 error=f"{type(e).__name__}: {e}", compiled=False, shape=_shape_label(s))
-            for s in shapes]
+    text = f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"
+    if "deserializ" in text.lower():
+        text += (" -- the worker could not load the sweep's task: its functions (launch, "
+                 "inputs, reference) must be importable there, or defined in the notebook or "
+                 "script itself; the workers need hipwb installed")
+    return [dict(task.params, target=label, arch=arch, status="worker error", error=text,
+                 compiled=False, shape=_shape_label(s)) for s in shapes]
+
+
+def pickle_by_value(*fns: Any) -> None:
+    """Send the user's functions to the workers by value (cloudpickle), not as a module path
+    the workers may not be able to import (a test file, a script beside the notebook)."""
+    import sys
+
+    try:
+        import cloudpickle
+    except ImportError:
+        return
+    for fn in fns:
+        name = getattr(getattr(fn, "__func__", fn), "__module__", None)
+        mod = sys.modules.get(name) if name else None
+        path = getattr(mod, "__file__", None) or ""
+        if mod is None or name == "__main__" or not path or "site-packages" in path or \
+                name.split(".")[0] in ("workbench", "numpy", "torch", "builtins"):
+            continue
+        try:
+            cloudpickle.register_pickle_by_value(mod)
+        except (ValueError, TypeError):
+            pass

@@ -6,13 +6,14 @@ cache keys, the numbers of points run / from cache / rejected by the constraint,
 and hipwb's and the timing model's versions. A derived frame (a filter, ``head()``) is a plain
 DataFrame: the sweep's methods belong to the whole result.
 
-Columns: the parameters; ``target``, ``arch``, ``shape``; ``status`` ('ok' or the stage that
-failed) and ``error``; ``compiled``, ``kernel``, ``vgprs``, ``agprs``, ``sgprs``,
-``lds_bytes``, ``scratch_bytes``, ``block``, ``waves_per_simd``, ``occupancy_limiter``,
-``workgroups_per_cu``; ``exact`` and ``max_error`` (the check on the emulator at the check
-shape); ``modelled_us``, ``modelled_tflops``, ``modelled_gbs``, ``modelled_clock_ghz``,
-``modelled_limiter`` (the timing model, **modelled**, at each real shape); ``seconds`` (the
-point's wall time), ``worker``, ``cached``.
+Columns: the parameters; ``target``, ``arch``, ``shape``; ``status`` ('ok' or the stage
+that failed) and ``error``; ``compiled``, ``kernel``, ``registers`` (VGPRs + AGPRs),
+``vgprs``, ``agprs``, ``sgprs``, ``lds_bytes``, ``scratch_bytes``, ``block``,
+``waves_per_simd``, ``occupancy_limiter``, ``workgroups_per_cu``; ``exact`` and
+``max_error`` (the check on the emulator at the check shape); ``modelled_us``,
+``modelled_tflops``, ``modelled_gbs``, ``modelled_clock_ghz``, ``modelled_limiter`` (the
+timing model, **modelled**, at each real shape); ``seconds`` (the point's wall time),
+``worker``, ``cached``.
 """
 
 from __future__ import annotations
@@ -22,27 +23,15 @@ from typing import Any
 import pandas as pd
 
 from ..errors import ArgumentValueError
+from ..sweep_rules import HIGHER_IS_BETTER, front, metric_of, shape_label
 
-__all__ = ["SweepResult", "metric_of"]
+__all__ = ["SweepResult"]
 
-ORDER = ("target", "arch", "shape", "status", "error", "compiled", "kernel", "vgprs", "agprs",
-         "sgprs", "lds_bytes", "scratch_bytes", "block", "waves_per_simd", "occupancy_limiter",
-         "workgroups_per_cu", "exact", "max_error", "modelled_us", "modelled_tflops",
-         "modelled_gbs", "modelled_clock_ghz", "modelled_limiter", "seconds", "worker", "cached")
-
-
-def metric_of(df: pd.DataFrame, by: str | None) -> tuple[str, bool]:
-    """(column, higher is better) for ``by``; default: TFLOP/s, else GB/s, else time."""
-    if by is None:
-        for col in ("modelled_tflops", "modelled_gbs"):
-            if col in df and df[col].notna().any():
-                return col, True
-        return "modelled_us", False
-    if by not in df.columns:
-        raise ArgumentValueError(f"best(by={by!r}): no such column; columns: "
-                                 f"{', '.join(map(str, df.columns))}")
-    return by, by not in ("modelled_us", "vgprs", "agprs", "sgprs", "lds_bytes",
-                          "scratch_bytes", "max_error", "seconds")
+ORDER = ("target", "arch", "shape", "status", "error", "compiled", "kernel", "registers",
+         "vgprs", "agprs", "sgprs", "lds_bytes", "scratch_bytes", "block", "waves_per_simd",
+         "occupancy_limiter", "workgroups_per_cu", "exact", "max_error", "modelled_us",
+         "modelled_tflops", "modelled_gbs", "modelled_clock_ghz", "modelled_limiter", "seconds",
+         "worker", "cached")
 
 
 class SweepResult(pd.DataFrame):
@@ -73,14 +62,10 @@ class SweepResult(pd.DataFrame):
             pd.DataFrame(self)
 
     def best(self, by: str | None = None, n: int = 1, target: str | None = None,
-             shape: str | None = None) -> pd.DataFrame:
+             shape: Any = None) -> pd.DataFrame:
         """The ``n`` best working rows by ``by`` (default modelled TFLOP/s, else GB/s, else
         the shortest modelled time), per target and shape unless one is named."""
-        df = self.ok()
-        if target is not None:
-            df = df[df["target"] == target]
-        if shape is not None:
-            df = df[df["shape"] == shape]
+        df = self._where(target, shape)
         col, higher = metric_of(df, by)
         df = df[df[col].notna()]
         if df.empty:
@@ -88,27 +73,30 @@ class SweepResult(pd.DataFrame):
         return df.sort_values(col, ascending=not higher, kind="stable").groupby(
             ["target", "shape"], sort=False).head(n)
 
-    def pareto(self, x: str = "vgprs", y: str | None = None, target: str | None = None,
-               shape: str | None = None) -> pd.DataFrame:
-        """The working rows no other row beats on both ``y`` (higher is better) and ``x``
-        (lower is better: a resource), per target and shape."""
+    def _where(self, target: str | None, shape: Any) -> pd.DataFrame:
         df = self.ok()
         if target is not None:
             df = df[df["target"] == target]
         if shape is not None:
-            df = df[df["shape"] == shape]
+            df = df[df["shape"] == shape_label(shape)]
+        return df
+
+    def pareto(self, x: str = "registers", y: str | None = None, target: str | None = None,
+               shape: Any = None) -> pd.DataFrame:
+        """The working rows no other row beats on both ``y`` (the metric) and ``x`` (a
+        resource: fewer registers / less LDS, or more waves per SIMD), per target and shape."""
+        df = self._where(target, shape)
         col, higher = metric_of(df, y)
+        if x not in df.columns:
+            raise ArgumentValueError(f"pareto(x={x!r}): no such column")
         keep = []
         for _, g in df[df[col].notna() & df[x].notna()].groupby(["target", "shape"]):
-            g = g.sort_values([x, col], ascending=[True, not higher], kind="stable")
-            best = None
-            for idx, v in zip(g.index, g[col]):
-                if best is None or (v > best if higher else v < best):
-                    keep.append(idx)
-                    best = v
+            idx = front(g[x].astype(float).tolist(), g[col].astype(float).tolist(),
+                        _x_higher(x), higher)
+            keep += [g.index[i] for i in idx]
         return pd.DataFrame(df.loc[keep])
 
-    def view(self, y: str | None = None, target: str | None = None, shape: str | None = None):
+    def view(self, y: str | None = None, target: str | None = None, shape: Any = None):
         """The interactive view: the metric against VGPRs, LDS and occupancy, Pareto fronts,
         hover with each point's parameters; clicking a point opens its timing report."""
         from ..widgets.sweep_view import sweep_view
@@ -154,10 +142,13 @@ class SweepResult(pd.DataFrame):
                                                        clock=spec.clock)
 
 
-def _label(s: Any) -> str:
-    from .point import _shape_label
+def _x_higher(x: str) -> bool:
+    """Whether more of resource ``x`` is better (occupancy), as the Pareto front reads it."""
+    return x in HIGHER_IS_BETTER
 
-    return _shape_label(s)
+
+def _label(s: Any) -> str:
+    return shape_label(s)
 
 
 def _native(v: Any) -> Any:

@@ -209,7 +209,8 @@ def evaluate(task: Task) -> list[dict]:
                                      f"({', '.join(names)}); name one: wb.sweep(..., kernel=)")
         kernel = Kernel(module, name, device=f"emulator:{arch}")
         r = kernel.info(arch).resources
-        base.update(kernel=name, vgprs=r.vgprs, agprs=r.agprs, sgprs=r.sgprs,
+        base.update(kernel=name, registers=r.vgprs + r.agprs, vgprs=r.vgprs, agprs=r.agprs,
+                    sgprs=r.sgprs,
                     lds_bytes=r.lds_bytes, scratch_bytes=r.scratch_bytes)
         first = spec.check_shape if spec.check_shape is not None else shapes[0]
         cfg = _config(spec, first, task.params)
@@ -271,11 +272,9 @@ def _dims(d: Any) -> str:
 
 
 def _shape_label(s: Any) -> str:
-    if s == ():
-        return ""
-    if isinstance(s, (tuple, list)):
-        return "x".join(str(x) for x in s)
-    return str(s)
+    from ..sweep_rules import shape_label
+
+    return shape_label(s)
 
 
 def _worker_name() -> str:

@@ -5,8 +5,8 @@ Rows live as JSON under ``<cache base>/sweeps/<key[:2]>/<key>.json`` (the cache 
 writes each point's rows as soon as they arrive, atomically (a temporary file renamed over), so
 an interrupted sweep or a lost worker keeps every finished row and a re-run evaluates only what
 is missing. A file that does not parse, or whose key does not match, is a miss and is rewritten.
-Rows whose failure depends on the machine of the moment (memory, a watchdog's time limit) are
-not kept: the next run tries again.
+Rows whose failure depends on the machine of the moment (memory, a watchdog's time limit, a
+worker that died or could not load the task) are not kept: the next run tries again.
 """
 
 from __future__ import annotations
@@ -62,7 +62,8 @@ def _revive(v):
 
 def store(key: str, rows: list[dict]) -> bool:
     """Keep ``rows`` under ``key`` unless a row failed for a transient reason; True if kept."""
-    if any(r.get("error") and any(t in str(r["error"]) for t in _TRANSIENT) for r in rows):
+    if any(r.get("status") == "worker error" or r.get("error") and any(
+            t in str(r["error"]) for t in _TRANSIENT) for r in rows):
         return False
     path = _path(key)
     try:
