@@ -71,7 +71,7 @@ def _hipkernel_parser() -> _Parser:
     p = _Parser(prog="hipkernel", add_help=False,
                 usage="%%%%hipkernel [--arch A[,B]] [-O N] [-D X=Y]... [-I dir]... "
                       "[--show summary|isa|none] [--wave64] [--block N] "
-                      "[--time CHIP --launch EXPR]")
+                      "[--time CHIP --launch EXPR] [--sweep SETUP [--out NAME]]")
     p.add_argument("--arch", help="comma-separated gfx targets")
     p.add_argument("-O", dest="opt", default="3", choices=["0", "1", "2", "3", "s", "z"])
     p.add_argument("-D", dest="defines", action="append", default=[], metavar="X=Y")
@@ -83,6 +83,10 @@ def _hipkernel_parser() -> _Parser:
     p.add_argument("--time", metavar="CHIP", help="print the modelled timing of --launch on "
                    "CHIP (mi300x, mi355x)")
     p.add_argument("--launch", metavar="EXPR", help="with --time: kernel[grid, block](args...)")
+    p.add_argument("--sweep", metavar="SETUP", help="sweep the cell: SETUP names a dict of "
+                   "wb.sweep arguments (space, launch, inputs, ...) in the notebook")
+    p.add_argument("--out", metavar="NAME", help="with --sweep: the variable that receives the "
+                   "SweepResult (default sweep_result)")
     return p
 
 
@@ -232,16 +236,20 @@ class HipMagics(Magics):
 
         %%hipkernel [--arch A[,B]] [-O N] [-D X=Y]... [-I dir]... [--show summary|isa|none]
                     [--wave64] [--block N] [--time CHIP --launch 'k[grid, block](args)']
+                    [--sweep SETUP [--out NAME]]
 
         ``--time mi355x --launch 'k[grid, block](a, b)'`` prints the modelled timing of that
         launch on the chip (``k.timing[grid, block](a, b, chip="mi355x").summary()``), compiling
-        for the chip's arch too.
+        for the chip's arch too. ``--sweep SETUP`` sweeps the cell instead (``wb.sweep``, the
+        rest of its arguments from the dict SETUP); the result goes to ``--out`` NAME.
         """
         try:
             args = _hipkernel_parser().parse_args(shlex.split(line))
         except ValueError as e:  # shlex: unbalanced quotes
             raise UsageError(f"%%hipkernel: cannot parse options {line!r}: {e}") from None
         archs = parse_archs(args.arch) if args.arch is not None else self.default_archs()
+        if args.sweep is not None or args.out is not None:
+            return self._sweep_cell(args, archs, line, cell)
         timed = _timing_request(args)
         if timed is not None and timed[0].arch not in archs:
             archs = [*archs, timed[0].arch] if args.arch is not None else [timed[0].arch]
@@ -276,6 +284,48 @@ class HipMagics(Magics):
             report = self.shell.ev(f"{bound[name]}.timing[{config}]({call}{', ' if call else ''}"
                                    f"chip={chip.name!r})")
             print(report.summary())
+
+    def _sweep_cell(self, args: argparse.Namespace, archs: Any, line: str, cell: str) -> None:
+        """``%%hipkernel --sweep SETUP [--out NAME]``: ``wb.sweep`` of the cell's source over
+        the targets of ``--arch`` with its -D/-I, the rest of the arguments from the dict
+        SETUP; the SweepResult goes to NAME (default ``sweep_result``) and shows its view."""
+        import keyword
+
+        if args.sweep is None:
+            raise UsageError("%%hipkernel: --out goes with --sweep SETUP")
+        if args.time is not None or args.launch is not None:
+            raise UsageError("%%hipkernel: --sweep times every variant itself; drop --time")
+        if args.opt != "3":
+            raise UsageError("%%hipkernel --sweep compiles every variant at -O3; drop -O")
+        out = args.out or "sweep_result"
+        if not out.isidentifier() or keyword.iskeyword(out):
+            raise UsageError(f"%%hipkernel --out {out!r}: not a Python variable name")
+        if args.sweep not in self.shell.user_ns:
+            raise UsageError(f"%%hipkernel --sweep {args.sweep}: no such variable; define a "
+                             f"dict of wb.sweep arguments, e.g. {args.sweep} = dict(space=..., "
+                             f"launch=..., inputs=..., reference=..., check_shape=..., "
+                             f"shapes=...)")
+        setup = self.shell.user_ns[args.sweep]
+        if not isinstance(setup, dict) or "space" not in setup:
+            raise UsageError(f"%%hipkernel --sweep {args.sweep}: a dict of wb.sweep arguments "
+                             f"with at least 'space' (and launch=, inputs=, ...), got "
+                             f"{type(setup).__name__}")
+        taken = sorted({"targets", "defines", "include_dirs", "options", "filename"} & set(setup))
+        if taken:
+            raise UsageError(f"%%hipkernel --sweep {args.sweep}: {', '.join(taken)} come from "
+                             f"the cell's options (--arch, -D, -I, --wave64); drop them from "
+                             f"the dict")
+        from .sweeps import sweep
+
+        kw = dict(setup)
+        space = kw.pop("space")
+        result = sweep(cell, space, targets=list(archs), defines=parse_defines(args.defines),
+                       include_dirs=[*args.includes, *self._session_includes(cell)],
+                       options=["-mwavefrontsize64"] if args.wave64 else [],
+                       filename="cell", **kw)
+        self.shell.user_ns[out] = result
+        if args.show != "none":
+            display(result.view())
 
     # -- %%hipfile -----------------------------------------------------------------------------
     @cell_magic
