@@ -127,3 +127,41 @@ def test_a_worker_killed_mid_sweep_loses_no_rows(cache, tmp_path):
                 p.wait(timeout=20)
             except subprocess.TimeoutExpired:
                 os.killpg(p.pid, signal.SIGKILL)
+
+
+INTERRUPTED = r'''
+import sys
+sys.path.insert(0, sys.argv[1])
+from test_sweep import SRC, inputs, launch, reference
+import workbench as wb
+
+if __name__ == "__main__":
+    wb.sweep(SRC + "// interrupted\n", dict(BLOCK=[32, 64, 128, 256], VEC=[1, 2, 4]),
+             launch=launch, inputs=inputs, reference=reference, check_shape=(1 << 17,),
+             shapes=[(1 << 18,)], targets="mi300x", workers=2, progress=False)
+'''
+
+
+def test_ctrl_c_stops_the_sweep_and_keeps_the_finished_rows(cache, tmp_path):
+    script = tmp_path / "interrupted.py"
+    script.write_text(INTERRUPTED)
+    proc = subprocess.Popen([sys.executable, str(script), str(Path(__file__).parent)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=dict(os.environ))
+    rows_dir = cache / "sweeps"
+    deadline = time.time() + 300
+    while time.time() < deadline and not list(rows_dir.rglob("*.json")) and proc.poll() is None:
+        time.sleep(0.02)
+    assert proc.poll() is None, proc.communicate()
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode != 0 and "KeyboardInterrupt" in err
+    done = len(list(rows_dir.rglob("*.json")))
+    assert f"sweep interrupted: {done} of 12 points finished" in out
+    assert 1 <= done < 12
+    # running it again evaluates only what the interrupted run had not finished
+    res = sweep(SRC + "// interrupted\n", None, space=dict(BLOCK=[32, 64, 128, 256],
+                                                           VEC=[1, 2, 4]), check=1 << 17,
+                workers=2)
+    assert res.attrs["from_cache"] == done and res.attrs["evaluated"] == 12 - done
+    assert (res["status"] == "ok").all()
