@@ -6,7 +6,8 @@ outputs cleared; the test runs all cells and checks what is drawn: the %%hipkern
 highlighted by the C++ grammar (token classes) with the magic line left to Python, the compile
 report and the live occupancy widget, the ISA view's line <-> instruction links, hover docs and
 Tab completion of an MFMA builtin, the layout explorer redrawing after a control change and
-selecting the lane of a clicked matrix cell, and no JavaScript console errors. Screenshots go
+selecting the lane of a clicked matrix cell, a ``wb.sweep`` view whose hover shows a point's
+parameters and whose tap opens that variant's timing report, and no JavaScript console errors. Screenshots go
 to build/e2e/ (or $HIPWB_E2E_ARTIFACTS).
 
 It checks structure (classes, element counts, that text changed), never the notebook's exact
@@ -301,6 +302,69 @@ def test_layout_explorer_tap_selects_the_lane(ran):
     ran.wait_for_function("el => el.value === '42'", arg=lane.element_handle(),
                           timeout=20_000)
     cell.screenshot(path=str(ARTIFACTS / "layout-explorer-tap.png"))
+
+
+# A small sweep in the lab's kernel (inline: the point is the view, not Dask), then its view.
+SWEEP_CELL = (
+    "import numpy as np\n"
+    "src = 'extern \"C\" __global__ void scale(const float* x, float* y, int n) { int i = "
+    "(blockIdx.x * 256 + threadIdx.x) * VEC; for (int v = 0; v < VEC; ++v) if (i + v < n) "
+    "y[i + v] = 2.0f * x[i + v]; }'\n"
+    "res = wb.sweep(src, dict(VEC=[1, 4, 16]), launch=lambda s, p: ((-(-s[0] // (256 * "
+    "p['VEC'])),), (256,)), inputs=lambda s, p: (np.zeros(s[0], np.float32), np.zeros(s[0], "
+    "np.float32), s[0]), shapes=[(1 << 20,)], targets='mi300x', cluster='inline', "
+    "progress=False)\n"
+    "res.view()")
+
+# Page position of point ``i`` of the sweep view's shared source, in the panel whose title holds
+# ``title`` (the same walk over Bokeh.index as FIGURE_POINT).
+SWEEP_POINT = """([cell, title, i]) => {
+    const all = [];
+    const walk = v => { all.push(v); for (const c of (v.child_views || [])) walk(c); };
+    for (const v of Object.values(window.Bokeh.index)) if (cell.contains(v.el)) walk(v);
+    const fig = all.find(v => v.frame && v.model.title && v.model.title.text.includes(title));
+    if (!fig) return null;
+    const r = fig.model.renderers.find(r => r.data_source && r.data_source.name === 'sweep_points');
+    const d = r.data_source.data;
+    const b = fig.el.getBoundingClientRect();
+    return {x: b.left + fig.frame.x_scale.compute(d['x_registers'][i]),
+            y: b.top + fig.frame.y_scale.compute(d['y'][i]), n: d['y'].length};
+}"""
+
+# Text of the page including open shadow roots (bokeh draws its tooltips in them).
+PAGE_TEXT = """() => (function text(r) {
+    let t = r.textContent || '';
+    for (const e of r.querySelectorAll('*')) if (e.shadowRoot) t += ' ' + text(e.shadowRoot);
+    return t; })(document.body)"""
+
+
+def test_sweep_view_hover_shows_the_parameters_and_a_tap_opens_the_report(ran):
+    _run_new_cell(ran, SWEEP_CELL)
+    _wait_idle(ran, 120)
+    cell = ran.locator(".jp-CodeCell").last
+    cell.scroll_into_view_if_needed()
+    try:
+        at = ran.wait_for_function(SWEEP_POINT, arg=[cell.element_handle(), "VGPRs", 0],
+                                   timeout=30_000).json_value()
+    except sync_api.TimeoutError:
+        cell.screenshot(path=str(ARTIFACTS / "sweep-view-missing.png"))
+        raise
+    assert at["n"] == 3
+    ran.mouse.move(at["x"], at["y"])
+    ran.wait_for_function(f"() => ({PAGE_TEXT})().includes('VEC')", timeout=10_000)
+    text = ran.evaluate(PAGE_TEXT)
+    assert "Pareto front" in text and "modelled GB/s" in text
+    cell.screenshot(path=str(ARTIFACTS / "sweep-view-hover.png"))
+    ran.mouse.click(at["x"], at["y"])
+    # the tapped point's report replaces the "computing the modelled report" line
+    out = cell.locator(".jp-OutputArea-output", has_text="modelled timing")
+    try:
+        out.first.wait_for(state="visible", timeout=60_000)
+    except sync_api.TimeoutError:
+        cell.screenshot(path=str(ARTIFACTS / "sweep-view-tap-missing.png"))
+        raise
+    assert "VEC=" in out.first.inner_text() and "(row " in out.first.inner_text()
+    cell.screenshot(path=str(ARTIFACTS / "sweep-view-report.png"))
 
 
 def test_no_javascript_errors_and_time(ran):
