@@ -7,8 +7,8 @@ highlighted by the C++ grammar (token classes) with the magic line left to Pytho
 report and the live occupancy widget, the ISA view's line <-> instruction links, hover docs and
 Tab completion of an MFMA builtin, the layout explorer redrawing after a control change and
 selecting the lane of a clicked matrix cell, a ``wb.sweep`` view whose hover shows a point's
-parameters and whose tap opens that variant's timing report, and no JavaScript console errors. Screenshots go
-to build/e2e/ (or $HIPWB_E2E_ARTIFACTS).
+parameters and whose tap opens that variant's timing report, and no JavaScript console errors.
+Screenshots go to build/e2e/ (or $HIPWB_E2E_ARTIFACTS).
 
 It checks structure (classes, element counts, that text changed), never the notebook's exact
 output text, which the tutorials may reword.

@@ -16,6 +16,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from ..argument_types import checked
 from ..errors import ArgumentTypeError, ArgumentValueError
 from .space import points
 
@@ -41,6 +42,16 @@ def _read_source(source: Any, filename: str | None) -> tuple[str, str, list[str]
     return source, filename or "sweep.hip", []
 
 
+def _version() -> str:
+    """hipwb's installed version (its sources' hash is added beside it by the caller)."""
+    from importlib import metadata
+
+    try:
+        return metadata.version("hip-workbench")
+    except metadata.PackageNotFoundError:
+        return "unknown"
+
+
 def _shape(s: Any, what: str) -> tuple:
     if isinstance(s, int):
         return (s,)
@@ -49,6 +60,7 @@ def _shape(s: Any, what: str) -> tuple:
     raise ArgumentTypeError(f"sweep {what}: a shape is an int or a tuple of ints, got {s!r}")
 
 
+@checked
 def sweep(source: str | os.PathLike, space: Mapping[str, Sequence] | Sequence[Mapping], *,
           launch: Callable, inputs: Callable | None = None, reference: Callable | None = None,
           targets: str | Sequence[str] = "mi355x", kernel: str | None = None,
@@ -75,7 +87,6 @@ def sweep(source: str | os.PathLike, space: Mapping[str, Sequence] | Sequence[Ma
     (this process, no Dask). Returns a ``SweepResult`` (a pandas DataFrame, one row per
     point x target x shape, failed points with their error; ``.best()``, ``.view()``).
     """
-    from .. import __version__ as version
     from .. import prelude, toolchain
     from . import result_cache
     from .executor import run
@@ -119,7 +130,7 @@ def sweep(source: str | os.PathLike, space: Mapping[str, Sequence] | Sequence[Ma
                      emulation_timeout=float(emulation_timeout))
     tc = toolchain.find_toolchain().identity
     model_version = package_fingerprint("timing")
-    hipwb_version = f"{version}+{package_fingerprint()}"
+    hipwb_version = f"{_version()}+{package_fingerprint()}"
     common = digest(SWEEP_FORMAT, text, fname, spec.options, dirs, tree_fingerprint(list(dirs)),
                     spec.defines, kernel, check, shape_list, function_fingerprint(launch),
                     function_fingerprint(inputs), function_fingerprint(reference),

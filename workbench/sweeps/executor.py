@@ -46,7 +46,8 @@ def _need_distributed():
     except ImportError:
         raise SweepClusterError(
             "wb.sweep runs its points on Dask, which is not installed: pip install "
-            "'hipwb[sweep]' (or pass cluster='inline' to run them here, one by one)") from None
+            "'hip-workbench[sweep]' (or pass cluster='inline' to run them here, one by one)"
+        ) from None
     return distributed
 
 
