@@ -69,6 +69,12 @@ ADD = ("k = K.add.add; a = np.arange(64, dtype=np.float32); b = np.zeros(64, np.
        "n = 64\n")
 SC = "s = K.sc.sc; o = np.zeros(8, np.float32)\n"
 SRC = "src = '__global__ void k(float* x) { x[0] = 1; }'\n"
+SWEEP = ("SW = 'extern \"C\" __global__ void w(float* y, int n) { int i = blockIdx.x * BLOCK + "
+         "threadIdx.x; if (i < n) y[i] = 2.0f * i; }'\n"
+         "SWK = dict(launch=lambda s, p: ((-(-s[0] // max(p['BLOCK'], 1)),), (p['BLOCK'],)), "
+         "inputs=lambda s, p: (np.zeros(s[0], np.float32), s[0]), "
+         "reference=lambda s, p, a: 2.0 * np.arange(s[0], dtype=np.float32), "
+         "check_shape=(100,), targets='mi300x', cluster='inline', progress=False)\n")
 RES = {"vgprs": 8, "agprs": 0, "sgprs": 16, "lds_bytes": 0}  # ``RES`` in a case's namespace
 TORCH = "import torch\n"
 _SRC_OK = "__global__ void k(float* x) { x[threadIdx.x] = 1.0f; }\n"
@@ -393,6 +399,31 @@ _CASES = [
        "K.st.st[1, 64](P(x=x, n=4)); assert list(x[:5]) == [2, 2, 2, 2, 0]"),
     ok("edge-occupancy-ok", "o = wb.occupancy(RES, 'gfx942', 1024); "
        "assert o.waves_per_simd >= 1"),
+    # --- wb.sweep (inline: the audit's subprocess limits stay with one process) ----------
+    api("sweep-space-str", "wb.sweep(SW, 'BLOCK=64', **SWK)", "'space'", pre=SWEEP),
+    api("sweep-space-float", "wb.sweep(SW, dict(BLOCK=[6.5]), **SWK)", "BLOCK", pre=SWEEP),
+    api("sweep-space-name", "wb.sweep(SW, {'2X': [1]}, **SWK)", "2X", pre=SWEEP),
+    api("sweep-space-empty", "wb.sweep(SW, dict(BLOCK=[]), **SWK)", "no values", pre=SWEEP),
+    api("sweep-target", "wb.sweep(SW, dict(BLOCK=[64]), **dict(SWK, targets='h100'))",
+        "h100", pre=SWEEP),
+    api("sweep-launch-none", "wb.sweep(SW, dict(BLOCK=[64]), **dict(SWK, launch=None))",
+        "'launch'", pre=SWEEP),
+    api("sweep-reference-no-shape",
+        "wb.sweep(SW, dict(BLOCK=[64]), **dict(SWK, check_shape=None))", "check_shape",
+        pre=SWEEP),
+    api("sweep-cluster-bad", "wb.sweep(SW, dict(BLOCK=[64]), **dict(SWK, cluster=5))",
+        "cluster", pre=SWEEP),
+    api("sweep-cluster-unreachable",
+        "wb.sweep(SW, dict(BLOCK=[64]), **dict(SWK, cluster='tcp://127.0.0.1:9', "
+        "cache=False))", "no Dask scheduler answered", pre=SWEEP),
+    ok("sweep-failures-are-rows",
+       "r = wb.sweep(SW, dict(BLOCK=[64, 0]), **SWK)\n"
+       "assert list(r['status']) == ['ok', 'launch error'], r[['status', 'error']]\n"
+       "assert 'block' in r['error'].iloc[1]", pre=SWEEP),
+    ok("sweep-reference-raises",
+       "r = wb.sweep(SW, dict(BLOCK=[64]), **dict(SWK, reference=lambda s, p, a: 1 / 0))\n"
+       "assert r['status'].iloc[0] == 'reference error'\n"
+       "assert 'ZeroDivisionError' in r['error'].iloc[0]", pre=SWEEP),
 ]
 
 _K = "%%hipkernel\n__global__ void {0}(float* x) {{ x[threadIdx.x] = 1.0f; }}"
