@@ -32,6 +32,9 @@ from .point import Task, evaluate
 
 __all__ = ["run", "local_client", "close_local_clusters"]
 
+# Waiting longer for a scheduler that is not there only delays the message; a slow link can
+# pass its own distributed.Client (connected with any timeout) as cluster=.
+CONNECT_TIMEOUT = "5s"
 _LOCAL: dict[int, Any] = {}     # workers -> Client of the embedded LocalCluster
 _LOCK = threading.Lock()
 
@@ -102,11 +105,12 @@ def _client(cluster: Any, workers: int | None):
         return cluster, False
     if isinstance(cluster, str):
         try:
-            return distributed.Client(cluster, timeout="10s", set_as_default=False), True
+            return distributed.Client(cluster, timeout=CONNECT_TIMEOUT, set_as_default=False), \
+                True
         except (OSError, TimeoutError) as e:
-            raise SweepClusterError(f"cluster={cluster!r}: no Dask scheduler answered "
-                                    f"({e}); start one with `dask scheduler` and workers with "
-                                    f"`dask worker {cluster}`") from None
+            raise SweepClusterError(f"cluster={cluster!r}: no Dask scheduler answered within "
+                                    f"{CONNECT_TIMEOUT} ({e}); start one with `dask scheduler` "
+                                    f"and workers with `dask worker {cluster}`") from None
     if hasattr(cluster, "scheduler_address"):
         return distributed.Client(cluster, set_as_default=False), True
     raise ArgumentTypeError(f"cluster must be None, 'inline', a scheduler address "
