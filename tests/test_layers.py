@@ -13,8 +13,8 @@ simple"):
 2. emu — the emulator (executes code objects and listings);
 3. runtime — devices, ``Kernel`` launches (the emulator is one device);
 4. widgets — views over all of the above;
-5. front doors — ``magics``, ``cli``, ``doctor`` and the package itself (``workbench``:
-   ``import workbench as wb``).
+5. front doors — ``magics``, ``cli``, ``doctor``, ``corpus``, ``sweeps`` and the package
+   itself (``workbench``: ``import workbench as wb``).
 
 Every ``import`` counts, also those inside functions (a lazy import is still a dependency)
 and under ``if TYPE_CHECKING:`` (a type named is a dependency too). No cycle anywhere: not
