@@ -72,8 +72,11 @@ def local_client(workers: int | None = None):
             return client
         import logging
 
+        # no dashboard; the scheduler's HTTP endpoints on a free port (not 8787, which another
+        # Dask may hold: that costs a warning in the notebook)
         cluster = distributed.LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
-                                           dashboard_address=None, silence_logs=logging.ERROR)
+                                           dashboard_address=None, silence_logs=logging.ERROR,
+                                           scheduler_kwargs={"dashboard_address": ":0"})
         client = distributed.Client(cluster, set_as_default=False)
         _LOCAL[n] = client
         return client
