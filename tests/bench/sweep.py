@@ -10,7 +10,8 @@ Compiles are done first (and cached), so every run below measures the same work:
 
 - a plain loop in this process calling the public API (compile, launch, compare, timing);
 - ``wb.sweep`` on a Dask LocalCluster of 1 worker, then of 2 (each cluster started and its
-  worker warmed up, imports done, before the clock starts; rows not cached).
+  workers warmed up, imports done, before the clock starts, as the loop's process is; rows
+  not cached).
 
 It prints the wall times, the 2-worker speed-up (goal >= 1.7x on 2 cores at low load) and the
 sweep's per-point overhead against the loop (goal <= 5 %), with the load average around the run.
@@ -118,9 +119,14 @@ def run_sweep(pts, workers):
 
 
 def _warm():
-    import workbench  # noqa: F401  (the worker's first task would otherwise pay the imports)
+    # the imports a worker's first task would otherwise pay (this process paid them already)
+    import torch  # noqa: F401
+
+    import workbench  # noqa: F401
+    import workbench.emu.engine.launch  # noqa: F401
+    import workbench.runtime.emulator  # noqa: F401
     import workbench.runtime.kernel  # noqa: F401
-    import workbench.timing  # noqa: F401
+    import workbench.timing.model  # noqa: F401
     return os.getpid()
 
 

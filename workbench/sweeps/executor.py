@@ -72,11 +72,16 @@ def local_client(workers: int | None = None):
             return client
         import logging
 
-        # no dashboard; the scheduler's HTTP endpoints on a free port (not 8787, which another
-        # Dask may hold: that costs a warning in the notebook)
-        cluster = distributed.LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
-                                           dashboard_address=None, silence_logs=logging.ERROR,
-                                           scheduler_kwargs={"dashboard_address": ":0"})
+        import dask
+
+        # No dashboard; the scheduler's HTTP endpoints on a free port (not 8787, which another
+        # Dask may hold: that costs a warning in the notebook). No statistical profiler in the
+        # workers: it samples the running task's stack every 10 ms, which slowed the
+        # emulator's pure-Python loops by about a third (tests/bench/sweep.py).
+        with dask.config.set({"distributed.worker.profile.enabled": False}):
+            cluster = distributed.LocalCluster(
+                n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None,
+                silence_logs=logging.ERROR, scheduler_kwargs={"dashboard_address": ":0"})
         client = distributed.Client(cluster, set_as_default=False)
         _LOCAL[n] = client
         return client
