@@ -93,7 +93,7 @@ def test_a_worker_killed_mid_sweep_loses_no_rows(cache, tmp_path):
         client.wait_for_workers(2, timeout=60)
         client.close()
 
-        space = dict(BLOCK=[32, 64, 128, 256], VEC=[1, 2, 4])    # 12 points
+        space = dict(BLOCK=[32, 64, 128, 256], VEC=[1, 2])    # 8 points
         out: dict = {}
 
         def go():
@@ -107,17 +107,17 @@ def test_a_worker_killed_mid_sweep_loses_no_rows(cache, tmp_path):
         while time.time() < deadline and not list(rows_dir.rglob("*.json")):
             time.sleep(0.02)
         done_before = len(list(rows_dir.rglob("*.json")))
-        assert th.is_alive() and done_before < 12, "the sweep ended before the kill"
+        assert th.is_alive() and done_before < 8, "the sweep ended before the kill"
         procs[1].send_signal(signal.SIGKILL)      # worker w1, without a nanny to restart it
         procs[1].wait(timeout=30)
         th.join(timeout=600)
         res = out["res"]
-        assert len(res) == 12 and (res["status"] == "ok").all(), res[["status", "error"]]
+        assert len(res) == 8 and (res["status"] == "ok").all(), res[["status", "error"]]
         assert sorted(zip(res["BLOCK"], res["VEC"])) == sorted(
             (b, v) for b in space["BLOCK"] for v in space["VEC"])
-        assert res.attrs["evaluated"] == 12
+        assert res.attrs["evaluated"] == 8
         # the survivor finished the points after the kill, w1's unfinished one among them
-        assert (res["worker"] == "w2").sum() >= 12 - done_before - 1
+        assert (res["worker"] == "w2").sum() >= 8 - done_before - 1
     finally:
         for p in procs:
             if p.poll() is None:
@@ -130,7 +130,11 @@ def test_a_worker_killed_mid_sweep_loses_no_rows(cache, tmp_path):
 
 
 INTERRUPTED = r'''
+import signal
 import sys
+# Ctrl-C as in a terminal: a child of a pytest-xdist worker inherits SIGINT ignored (a Jupyter
+# kernel started in that worker set it so), and Python keeps an ignored SIGINT ignored
+signal.signal(signal.SIGINT, signal.default_int_handler)
 sys.path.insert(0, sys.argv[1])
 from test_sweep import SRC, inputs, launch, reference
 import workbench as wb
