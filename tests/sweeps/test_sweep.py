@@ -209,3 +209,22 @@ def test_report_and_variant_of_a_row():
     assert rep.seconds * 1e6 == pytest.approx(res["modelled_us"].iloc[1], rel=1e-9)
     k = res.variant(res.index[0])
     assert k.name == "scale"
+
+
+def test_progress_is_one_rewritten_line_in_a_terminal():
+    import io
+
+    from workbench.sweeps.progress import Progress
+
+    out = io.StringIO()
+    bar = Progress(3, 1, "inline", stream=out)
+    bar.step(failed=False)
+    bar.step(failed=True)
+    bar.close()
+    text = out.getvalue()
+    assert text.endswith("\n") and text.count("\n") == 1      # one line, rewritten with \r
+    last = text.rsplit("\r", 1)[1]
+    assert last.startswith("sweep: 3/3 points, 1 from cache, 1 failed, ") and "(inline)" in last
+    quiet = io.StringIO()
+    Progress(3, 0, "", enabled=False, stream=quiet).close()
+    assert quiet.getvalue() == ""
