@@ -78,7 +78,12 @@ def local_client(workers: int | None = None):
         # Dask may hold: that costs a warning in the notebook). No statistical profiler in the
         # workers: it samples the running task's stack every 10 ms, which slowed the
         # emulator's pure-Python loops by about a third (tests/bench/sweep.py).
-        with dask.config.set({"distributed.worker.profile.enabled": False}):
+        with dask.config.set({"distributed.worker.profile.enabled": False,
+                              # the event loop's health tick (20 ms) and the system monitor
+                              # (500 ms) wake the worker's event-loop thread, which takes the
+                              # GIL from the point being emulated
+                              "distributed.admin.tick.interval": "500ms",
+                              "distributed.admin.system-monitor.interval": "2s"}):
             cluster = distributed.LocalCluster(
                 n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None,
                 silence_logs=logging.ERROR, scheduler_kwargs={"dashboard_address": ":0"})
