@@ -228,3 +228,18 @@ def test_progress_is_one_rewritten_line_in_a_terminal():
     quiet = io.StringIO()
     Progress(3, 0, "", enabled=False, stream=quiet).close()
     assert quiet.getvalue() == ""
+
+
+def test_a_row_of_a_point_without_some_parameter_rebuilds_that_point():
+    # a list-of-dicts space whose points differ in keys: pandas gives the missing BUG a NaN and
+    # widens BUG=1 to 1.0; variant() must build -DBUG=1 for one and no BUG for the other
+    space = [dict(BLOCK=64, VEC=1), dict(BLOCK=64, VEC=1, BUG=1)]
+    res = run(SRC + "// variant params\n", space)
+    assert list(res["status"]) == ["ok", "wrong result"]
+    assert res._params_of(res.loc[res.index[0]]) == dict(BLOCK=64, VEC=1)
+    assert res._params_of(res.loc[res.index[1]]) == dict(BLOCK=64, VEC=1, BUG=1)
+    x = np.arange(100, dtype=np.float32)
+    for i, bugged in ((0, False), (1, True)):
+        y = np.zeros(100, np.float32)
+        res.variant(res.index[i])[2, 64](x, y, 2.0, 100)
+        assert bool(y[77] == 2.0 * 77 + 1.0) == bugged

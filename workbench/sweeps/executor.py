@@ -163,15 +163,11 @@ def ship(task: Task) -> Task | None:
     does not compile here (the task then runs inline, to report the error)."""
     import dataclasses
 
-    from ..compiler import compile as _compile
-    from .point import _define, resolve_target
+    from .point import build, resolve_target
 
-    spec = task.spec
     _, arch, _ = resolve_target(task.target)
     try:
-        module = _compile(spec.source, arch, spec.options, defines=dict(
-            spec.defines, **{k: _define(v) for k, v in task.params.items()}),
-            include_dirs=spec.include_dirs, filename=spec.filename)
+        module = build(task.spec, arch, task.params)
         co = module[arch]
         _ = co.elf           # read now: the worker has no access to this path
         co.disassembly()

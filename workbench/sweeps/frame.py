@@ -105,19 +105,28 @@ class SweepResult(pd.DataFrame):
 
     def variant(self, row: Any):
         """The Kernel of one row (its index label), compiled again (a cache hit)."""
-        from ..compiler import compile as _compile
-        from .point import _define
+        from .point import build
 
         if self._spec is None:
             raise ArgumentValueError("this result holds no sweep specification (it was built "
                                      "from rows, not by wb.sweep)")
         r = self.loc[row]
-        spec = self._spec
-        params = {p: r[p] for p in self.params}
-        module = _compile(spec.source, r["arch"], spec.options, defines=dict(
-            spec.defines, **{k: _define(_native(v)) for k, v in params.items()}),
-            include_dirs=spec.include_dirs, filename=spec.filename)
+        module = build(self._spec, r["arch"], self._params_of(r))
         return module[r["kernel"]].on(f"emulator:{r['arch']}")
+
+    def _params_of(self, r: Any) -> dict:
+        """A row's point as the sweep built it: its parameters as Python values, without those
+        the point did not have (NaN in a list-of-dicts space whose points differ in keys). A
+        parameter is never a float (space.py), so a float is an int pandas widened beside NaN."""
+        out = {}
+        for p in self.params:
+            v = _native(r[p])
+            if isinstance(v, float):
+                if v != v:
+                    continue
+                v = int(v)
+            out[p] = v
+        return out
 
     def report(self, row: Any):
         """The timing report (modelled) of one row (its index label): the variant compiled
@@ -134,7 +143,7 @@ class SweepResult(pd.DataFrame):
         shape = next((s for s in spec.shapes if _label(s) == r["shape"]), None)
         if shape is None:
             raise ArgumentValueError(f"row {row!r} has no real shape to time")
-        params = {p: _native(r[p]) for p in self.params}
+        params = self._params_of(r)
         k = self.variant(row)
         args = tuple(spec.inputs(shape, dict(params)))
         flops = float(spec.flops(shape, dict(params))) if spec.flops else None

@@ -186,16 +186,13 @@ def evaluate(task: Task) -> list[dict]:
             module = task.module
         else:
             from .. import toolchain as _tc
-            from ..compiler import compile as _compile
 
             if task.toolchain:
                 here = _tc.find_toolchain().identity
                 if here != task.toolchain:
                     return finish("compile error", f"this worker's LLVM ({here}) is not the "
                                   f"sweep's ({task.toolchain}): run workers with the same LLVM")
-            module = _compile(spec.source, arch, spec.options, defines=dict(
-                spec.defines, **{k: _define(v) for k, v in task.params.items()}),
-                include_dirs=spec.include_dirs, filename=spec.filename)
+            module = build(spec, arch, task.params)
     except Exception as e:
         return finish("compile error", _message(e))
     base["compiled"] = True
@@ -261,8 +258,16 @@ def evaluate(task: Task) -> list[dict]:
     return finish()
 
 
-def _define(v: Any) -> Any:
-    return int(v) if isinstance(v, bool) else v
+def build(spec: SweepSpec, arch: str, params: dict) -> Any:
+    """The Module of one variant: the sweep's source with its fixed defines and the point's
+    parameters as -D macros (a bool as 0/1). Evaluating, shipping and re-opening a row all
+    build through here, so they compile the same thing (the compile cache then serves it)."""
+    from ..compiler import compile as _compile
+
+    defines = dict(spec.defines, **{k: int(v) if isinstance(v, bool) else v
+                                    for k, v in params.items()})
+    return _compile(spec.source, arch, spec.options, defines=defines,
+                    include_dirs=spec.include_dirs, filename=spec.filename)
 
 
 def _dims(d: Any) -> str:
