@@ -255,7 +255,8 @@ def evaluate_packed(blob: bytes) -> list[dict]:
 
 
 def _failed(task: Task, e: BaseException) -> list[dict]:
-    from .point import _shape_label, resolve_target
+    from ..sweep_rules import shape_label
+    from .point import resolve_target
 
     label, arch, _ = resolve_target(task.target)
     shapes = task.spec.shapes or ((),)
@@ -265,7 +266,7 @@ def _failed(task: Task, e: BaseException) -> list[dict]:
                  "inputs, reference) must be importable there, or defined in the notebook or "
                  "script itself; the workers need hipwb installed")
     return [dict(task.params, target=label, arch=arch, status="worker error", error=text,
-                 compiled=False, shape=_shape_label(s)) for s in shapes]
+                 compiled=False, shape=shape_label(s)) for s in shapes]
 
 
 def pickle_by_value(*fns: Any) -> None:

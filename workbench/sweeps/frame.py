@@ -140,7 +140,7 @@ class SweepResult(pd.DataFrame):
         _, arch, chip = resolve_target(r["target"])
         if chip is None:
             raise ArgumentValueError(f"no modelled chip runs {arch}")
-        shape = next((s for s in spec.shapes if _label(s) == r["shape"]), None)
+        shape = next((s for s in spec.shapes if shape_label(s) == r["shape"]), None)
         if shape is None:
             raise ArgumentValueError(f"row {row!r} has no real shape to time")
         params = self._params_of(r)
@@ -154,10 +154,6 @@ class SweepResult(pd.DataFrame):
 def _x_higher(x: str) -> bool:
     """Whether more of resource ``x`` is better (occupancy), as the Pareto front reads it."""
     return x in HIGHER_IS_BETTER
-
-
-def _label(s: Any) -> str:
-    return shape_label(s)
 
 
 def _native(v: Any) -> Any:

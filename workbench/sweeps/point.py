@@ -20,11 +20,9 @@ from typing import Any
 import numpy as np
 
 from ..errors import ArgumentValueError
+from ..sweep_rules import shape_label
 
-__all__ = ["Task", "SweepSpec", "evaluate", "resolve_target", "MODELLED_COLUMNS"]
-
-MODELLED_COLUMNS = ("modelled_us", "modelled_tflops", "modelled_gbs", "modelled_clock_ghz",
-                    "modelled_limiter")
+__all__ = ["Task", "SweepSpec", "build", "evaluate", "resolve_target"]
 
 
 @dataclass(frozen=True)
@@ -172,7 +170,7 @@ def evaluate(task: Task) -> list[dict]:
         if status:
             base.update(status=status, error=error)
         if not rows:    # stopped before timing: one row per shape all the same
-            rows.extend(dict(base, shape=_shape_label(s)) for s in shapes)
+            rows.extend(dict(base, shape=shape_label(s)) for s in shapes)
         seconds, worker = round(time.perf_counter() - t0, 4), _worker_name()
         for r in rows:
             r.update(seconds=seconds, worker=worker)
@@ -222,8 +220,7 @@ def evaluate(task: Task) -> list[dict]:
             args = tuple(spec.inputs(spec.check_shape, dict(task.params)))
         except Exception as e:
             return finish("input error", _message(e))
-        try:
-            cfg = _config(spec, spec.check_shape, task.params)
+        try:     # cfg is the check shape's: occupancy above was read at it
             kernel[cfg](*args, timeout=spec.emulation_timeout)
         except Exception as e:
             return finish("launch error", _message(e))
@@ -238,7 +235,7 @@ def evaluate(task: Task) -> list[dict]:
                           f"{spec.tolerance:g} at {where}")
     # the modelled time at each real shape
     for s in spec.shapes:
-        row = dict(base, shape=_shape_label(s))
+        row = dict(base, shape=shape_label(s))
         if chip is None:     # compiled and checked; the timing model has no chip for this arch
             row.update(modelled_limiter=f"not modelled (no modelled chip runs {arch})")
             rows.append(row)
@@ -274,12 +271,6 @@ def _dims(d: Any) -> str:
     if isinstance(d, (tuple, list)):
         return "x".join(str(int(x)) for x in d)
     return str(int(d))
-
-
-def _shape_label(s: Any) -> str:
-    from ..sweep_rules import shape_label
-
-    return shape_label(s)
 
 
 def _worker_name() -> str:

@@ -25,9 +25,11 @@ _TRANSIENT = ("MemoryError", "timed out", "timeout", "watchdog", "KilledWorker",
 
 
 def cache_base() -> Path:
-    """``HIPWB_CACHE_DIR`` or ``~/.cache/hipwb`` (the compile cache's base)."""
-    env = os.environ.get("HIPWB_CACHE_DIR")
-    return Path(env) if env else Path.home() / ".cache" / "hipwb"
+    """``HIPWB_CACHE_DIR`` or ``~/.cache/hipwb``: the folder that holds the compile cache's
+    ``objects`` (``compile_cache.cache_dir``), so both caches move together."""
+    from ..compile_cache import cache_dir
+
+    return cache_dir().parent
 
 
 def _path(key: str) -> Path:
