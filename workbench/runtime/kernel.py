@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from typing import Any
 
@@ -447,7 +448,10 @@ class _TimingLauncher:
         rep = predict(res.stream, ch, total_workgroups=grid3[0] * grid3[1] * grid3[2],
                       workgroups_per_cu=per_cu, footprint_bytes=footprint, flops=flops,
                       max_rows=max_rows or DEFAULT_MAX_ROWS, clock=clock)
-        return _with_compiler_notes(rep, res.stream, info, k.module[ch.arch].command)
+        rep = _with_compiler_notes(rep, res.stream, info, k.module[ch.arch].command)
+        # the source the listing's line numbers count in (report.lines() quotes it)
+        src = "\n" * (k.module.first_line - 1) + k.module.source
+        return dataclasses.replace(rep, source=src)
 
 
 def _with_compiler_notes(rep: Any, stream: Any, info: KernelInfo, command: Any) -> Any:

@@ -5,7 +5,7 @@ Why separate from the simulator: these are vectorised numpy passes over the whol
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -25,6 +25,7 @@ class RowCosts:
     lds_bank: list  # LDS: bank-busy cycles (workbench.lds: sum of phase degrees)
     lds_port: list  # LDS: port cycles (bytes over the pair's port rate)
     lds_write: list  # LDS: True for writes/atomics
+    lds_conflict: list  # LDS: the bank cycles that are conflicts (workbench.lds conflict_cycles)
     lds_dma: list  # VMEM loads into LDS (``lds`` modifier, global_load_lds_*): bank cycles
     vm_cycles: list  # VMEM: data-path service cycles (max of L1, L2-share, HBM-share rates)
     ta: list  # VMEM: texture-addresser cycles (``ta_address_cycles``)
@@ -33,6 +34,8 @@ class RowCosts:
     classes: dict  # instruction index -> InstClass
     lds_from_trace: int = 0  # LDS rows costed from recorded addresses
     lds_estimated: int = 0  # LDS rows costed without addresses (trace truncated)
+    inst: list = field(default_factory=list)  # instruction index of each row
+    lds_bytes: float = 0.0  # bytes the rows moved through the LDS (DS and loads into LDS)
 
 
 def _classes(stream: InstStream, chip: Chip) -> dict:
@@ -51,20 +54,24 @@ def _is_write(mn: str) -> bool:
 
 
 def _lds_record_costs(stream: InstStream, chip: Chip) -> dict:
-    """(wave, pc, occurrence) -> (bank cycles, port cycles) from the recorded DS addresses."""
+    """(wave, pc, occurrence) -> (bank cycles, port cycles, write, bytes, conflict cycles) from
+    the recorded DS addresses."""
     ds = stream.ds
     out: dict = {}
     if ds is None or len(ds) == 0:
         return out
     n = len(ds)
     bank = np.zeros(n, np.int64)
+    conf = np.zeros(n, np.int64)
     mnem = np.asarray(ds.mnemonic).astype(str)
     for mn in np.unique(mnem):
         sel = np.nonzero(mnem == mn)[0]
         two = bool(ds.two_addr[sel[0]])
         addr = ds.addr[sel] if two else ds.addr[sel][:, :, 0]
         try:
-            bank[sel] = analyze_batch(addr.astype(np.int64), ds.exec[sel], mn, stream.arch).cycles
+            b = analyze_batch(addr.astype(np.int64), ds.exec[sel], mn, stream.arch)
+            bank[sel] = b.cycles
+            conf[sel] = b.conflict_cycles
         except (UnsupportedInstruction, ValueError, KeyError):
             act = ds.exec[sel].sum(axis=1)
             bank[sel] = np.ceil(act * ds.width[sel] * (2 if two else 1)
@@ -81,7 +88,8 @@ def _lds_record_costs(stream: InstStream, chip: Chip) -> dict:
     grp_start = np.maximum.accumulate(np.where(first, np.arange(n), 0))
     rank = np.arange(n) - grp_start
     for j, r, k in zip(order.tolist(), rank.tolist(), ks.tolist()):
-        out[(k, r)] = (int(bank[j]), int(max(port[j], 1)), bool(write[j]))
+        out[(k, r)] = (int(bank[j]), int(max(port[j], 1)), bool(write[j]), int(nbytes[j]),
+                       int(conf[j]))
     return out
 
 
@@ -130,6 +138,8 @@ def row_costs(stream: InstStream, chip: Chip, dram_fraction: float) -> RowCosts:
     lds_bank = np.zeros(n, np.int64)
     lds_port = np.zeros(n, np.int64)
     lds_write = np.zeros(n, bool)
+    lds_conflict = np.zeros(n, np.int64)
+    lds_bytes = 0
     rows = np.nonzero(kind == C.LDS)[0]
     # a load with the ``lds`` modifier (or gfx950's global_load_lds_*) stores its data into LDS
     # instead of VGPRs (LLVM AMDGPU operand docs, gfx9 vdst of buffer loads: "data are stored
@@ -141,7 +151,7 @@ def row_costs(stream: InstStream, chip: Chip, dram_fraction: float) -> RowCosts:
             "_lds_" in ins.mnemonic or "lds" in ins.text.replace(",", " ").split()[1:])
     lds_dma = np.where(dma_idx[idx], np.ceil(stream.vm_bytes / (4 * chip["lds_banks"])),
                        0).astype(np.int64)
-    rc = RowCosts([], [], [], [], [], [], [], [], [], [], [], cls)
+    rc = RowCosts([], [], [], [], [], [], [], [], [], [], [], [], cls)
     if rows.size:
         rec = _lds_record_costs(stream, chip)
         pcs = np.array([stream.instructions[int(i)].addr for i in range(len(stream.instructions))],
@@ -163,9 +173,11 @@ def row_costs(stream: InstStream, chip: Chip, dram_fraction: float) -> RowCosts:
                 port_c = max(1, -(-act * 4 // int(chip["lds_write_port" if w else
                                                        "lds_read_port"])))
                 lds_bank[j], lds_port[j], lds_write[j] = bank_c, port_c, w
+                lds_bytes += act * 4
                 rc.lds_estimated += 1
             else:
-                lds_bank[j], lds_port[j], lds_write[j] = hit
+                lds_bank[j], lds_port[j], lds_write[j], nb, lds_conflict[j] = hit
+                lds_bytes += nb
                 rc.lds_from_trace += 1
     waits = [(-1, -1, -1)] * (max(cls) + 1)
     for i, c in cls.items():
@@ -176,6 +188,7 @@ def row_costs(stream: InstStream, chip: Chip, dram_fraction: float) -> RowCosts:
     rc.lds_bank = lds_bank.tolist()
     rc.lds_port = lds_port.tolist()
     rc.lds_write = lds_write.tolist()
+    rc.lds_conflict = lds_conflict.tolist()
     rc.lds_dma = lds_dma.tolist()
     rc.vm_cycles = vm.tolist()
     ta = ta_address_cycles(stream.vm_bytes, stream.active, stream.vm_lines, chip)
@@ -183,4 +196,6 @@ def row_costs(stream: InstStream, chip: Chip, dram_fraction: float) -> RowCosts:
     rc.ta = np.where(is_vm, ta, 0).astype(np.int64).tolist()
     rc.waits = [waits[i] for i in idx.tolist()]
     rc.prio = lut_prio[idx].tolist()
+    rc.inst = idx.tolist()
+    rc.lds_bytes = float(lds_bytes) + float(np.where(dma_idx[idx], stream.vm_bytes, 0).sum())
     return rc

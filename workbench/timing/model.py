@@ -211,6 +211,12 @@ def predict(stream: InstStream, chip: str | Chip = "mi355x", *, total_workgroups
             "LDS": sim.lds_busy / window, "VMEM": sim.vmem_busy / window}
     total_bytes = footprint_bytes if footprint_bytes is not None else float(line_b.sum()) / max(
         1, len(recorded)) * n_wg
+    # modelled bytes moved at each memory level, grid-wide (the roofline's traffic): LDS from
+    # the DS records; L2 every requested line (no L1 reuse modelled); every L2 miss crosses the
+    # Infinity Cache to HBM (no Infinity-Cache hits modelled)
+    per_wg = n_wg / max(1, len(recorded))
+    traffic = {"LDS": costs.lds_bytes * per_wg, "L2": grid_lines,
+               "Infinity Cache": dram * grid_lines, "HBM": dram * grid_lines}
     return TimingReport(
         kernel=stream.kernel, chip=ch, grid=grid, block=stream.block, seconds=seconds,
         cycles=cycles, batch_cycles=t_batch, workgroups=n_wg, workgroups_per_cu=k,
@@ -221,5 +227,6 @@ def predict(stream: InstStream, chip: str | Chip = "mi355x", *, total_workgroups
         wave_group=group_of, row_index=stream.index, instructions=stream.instructions,
         window_cycles=window, lds_estimated=costs.lds_estimated, notes=NOTES,
         clock_ghz=ghz, clock_mode=mode, mfma_load=load(cycles),
-        max_clock_seconds=cycles / ch.clock_hz,
-        model_seconds=time.perf_counter() - t0)
+        max_clock_seconds=cycles / ch.clock_hz, traffic=traffic,
+        inst_issue=sim.inst_issue, inst_stall=sim.inst_stall, wave_start=sim.wave_start,
+        wave_end=sim.wave_end, model_seconds=time.perf_counter() - t0)

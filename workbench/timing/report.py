@@ -16,6 +16,7 @@ from typing import Any
 
 from ..text_table import text_table
 from .chips import SOURCES, Chip
+from .line_costs import LineCosts, TimedListing, instruction_costs
 
 LABEL = "modelled"
 TIMELINE_VIEW = "workbench.widgets.timeline"
@@ -58,6 +59,14 @@ class TimingReport:
     mfma_load: float = 0.0  # chip-wide MFMA-pipe busy fraction of the launch (sets the clock)
     max_clock_seconds: float = 0.0  # the launch's modelled time at the max engine clock
     model_seconds: float = 0.0
+    traffic: dict = field(default_factory=dict)  # memory level -> bytes moved, grid-wide
+    # the simulated window's cycles per instruction (simulate.py "Accounting"): issue cycles,
+    # and stall cycles flat [instruction * len(STALL_REASONS) + reason]
+    inst_issue: list = field(default_factory=list, repr=False)
+    inst_stall: list = field(default_factory=list, repr=False)
+    wave_start: dict = field(default_factory=dict, repr=False)  # wave -> dispatch cycle
+    wave_end: dict = field(default_factory=dict, repr=False)  # wave -> s_endpgm cycle
+    source: str | None = field(default=None, repr=False)  # the kernel's source (line N = N)
 
     def __post_init__(self) -> None:
         if not self.clock_ghz:
@@ -136,7 +145,11 @@ class TimingReport:
 
     @property
     def limiter(self) -> str:
-        """One sentence: what limits the modelled time."""
+        """One sentence: what limits the modelled time, and the line most stall cycles wait at."""
+        where = self.lines().sentence() if self.inst_issue else ""
+        return self._limiter() + (f" {where[0].upper()}{where[1:]}." if where else "")
+
+    def _limiter(self) -> str:
         b = self.busy
         unit, frac = max(b.items(), key=lambda kv: kv[1])
         stalls = self.stall_totals()
@@ -164,6 +177,20 @@ class TimingReport:
                     f"stalled on '{reason}'; the busiest unit, {unit}, is at {100 * frac:.0f}% "
                     f"({LABEL}).")
         return f"issue-bound: no unit above {100 * frac:.0f}% busy ({LABEL})."
+
+    # -- where the cycles go ---------------------------------------------------------------------
+    def lines(self) -> LineCosts:
+        """Modelled cycles per source line (issue + stall by reason), sorted by cost; a header
+        line keeps the user's call site (``line 12 > tile.h:40``)."""
+        return LineCosts(self.kernel, self._inst_costs(), self.source)
+
+    def isa(self) -> TimedListing:
+        """The ISA listing with each instruction's modelled cycles and share (a heat column),
+        source lines interleaved."""
+        return TimedListing(self.kernel, self.instructions, self._inst_costs(), self.source)
+
+    def _inst_costs(self) -> list:
+        return instruction_costs(self.instructions, self.inst_issue, self.inst_stall)
 
     # -- text ----------------------------------------------------------------------------------
     def summary(self) -> str:

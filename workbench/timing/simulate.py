@@ -19,6 +19,14 @@ Model (sources in ``chips.py``):
   issues (the same bank time, not placed at the data's return).
 * SMEM: fixed latency (lgkmcnt). s_waitcnt blocks until enough counters have returned;
   s_barrier until every live wave of the workgroup arrived; s_nop/s_sleep stall.
+* Accounting (the per-line costs): from its dispatch to its s_endpgm a wave's every cycle is
+  either an issue cycle (one issue interval per instruction it issued) or a stall cycle before
+  its next issue. A stall is charged to the instruction that caused it: an s_waitcnt, s_barrier,
+  s_nop or s_sleep for the time it held the wave, otherwise the instruction waiting to issue
+  (for a busy unit or a taken issue slot). An lgkmcnt wait whose awaited DS instructions had
+  bank conflicts charges up to their conflict cycles (``workbench.lds``) to those DS
+  instructions as "LDS conflict". So issue + stall cycles, summed
+  over instructions, equal the summed lifetimes of the simulated waves exactly.
 """
 from __future__ import annotations
 
@@ -37,7 +45,9 @@ S_MFMA, S_VALU, S_LDSR, S_LDSW, S_GLD, S_GST, S_WAIT, S_BAR, S_SCALAR = range(9)
 GEN_STRIDE = 1 << 24  # wave/group ids of later generations: id + generation * GEN_STRIDE
 
 STALL_REASONS = ("wait vmcnt", "wait lgkmcnt", "barrier", "nop/sleep", "MFMA pipe busy",
-                 "VALU busy", "LDS port busy", "VMEM issue busy", "issue slot taken")
+                 "VALU busy", "LDS port busy", "VMEM issue busy", "issue slot taken",
+                 "LDS conflict")
+R_CONFLICT = 9
 
 
 @dataclass
@@ -59,6 +69,12 @@ class SimResult:
     spans: list = field(default_factory=list)  # (wave, start, end, span kind, row)
     spans_truncated: bool = False
     gen_end: list = field(default_factory=list)  # when each generation of workgroups ended
+    # per instruction (index into the stream's ``instructions``): issue cycles (one issue
+    # interval per issued row; s_endpgm none) and stall cycles by reason, flat
+    # [instruction * len(STALL_REASONS) + reason]; summed they equal the waves' lifetimes
+    inst_issue: list = field(default_factory=list)
+    inst_stall: list = field(default_factory=list)
+    wave_start: dict = field(default_factory=dict)  # wave -> cycle it was dispatched
 
 
 def simulate(rows_of: dict, simd_of: dict, group_of: dict, costs: RowCosts, chip: Chip, *,
@@ -74,6 +90,11 @@ def simulate(rows_of: dict, simd_of: dict, group_of: dict, costs: RowCosts, chip
     lds_write, vm_cycles, waits, prio_of, flops_of = (costs.lds_write, costs.vm_cycles,
                                                       costs.waits, costs.prio, costs.flops)
     lds_dma = costs.lds_dma
+    inst = costs.inst
+    n_r = len(STALL_REASONS)
+    n_inst = (max(inst) + 1) if inst else 0
+    acc_issue = [0] * n_inst
+    acc_stall = [0] * (n_inst * n_r)
     II = int(chip["issue_interval"])
     ta_of = costs.ta
     lds_lat = int(chip["lds_latency"])
@@ -98,6 +119,9 @@ def simulate(rows_of: dict, simd_of: dict, group_of: dict, costs: RowCosts, chip
     last_vm = {w: 0 for w in waves}
     want = {w: 0 for w in waves}  # when the wave first wanted to issue its current row
     why = {w: 8 for w in waves}
+    blame = {w: 0 for w in waves}  # instruction a wait/barrier/nop stall is charged to
+    conflict: dict = {}  # wave -> [(DS instruction, its conflict cycles)] its lgkmcnt wait awaits
+    lds_extra = costs.lds_conflict
     stalls = {w: [0] * len(STALL_REASONS) for w in waves}
     age = {w: i for i, w in enumerate(waves)}
     next_age = len(waves)
@@ -123,6 +147,7 @@ def simulate(rows_of: dict, simd_of: dict, group_of: dict, costs: RowCosts, chip
     heap = [((simd_of[w] - 0) % II, 0, age[w], w) for w in waves]
     for w in waves:
         want[w] = heap[age[w]][0]
+    start = dict(want)
     heapq.heapify(heap)
     push, pop = heapq.heappush, heapq.heappop
     cat_of = C.CATEGORY
@@ -139,11 +164,22 @@ def simulate(rows_of: dict, simd_of: dict, group_of: dict, costs: RowCosts, chip
                 else:
                     truncated = True
             why[w2] = 2
+            blame[w2] = inst[rows_of[w2][pos[w2] - 1]]
             want[w2] = ta + II
             tn = max(rel, ta + II)
             tn += (simd_of[w2] - tn) % II
             push(heap, (tn, -prio[w2], age[w2], w2))
         arrived[g] = []
+
+    def charge_conflict(w, d: int) -> int:
+        """Charge up to the awaited DS instructions' conflict cycles of an lgkmcnt stall ``d``
+        to those instructions ("LDS conflict"), oldest first; the rest of ``d`` is returned."""
+        for i, extra in conflict.pop(w):
+            c = d if extra > d else extra
+            stalls[w][R_CONFLICT] += c
+            acc_stall[i * n_r + R_CONFLICT] += c
+            d -= c
+        return d
 
     t = 0
     while heap:
@@ -172,13 +208,26 @@ def simulate(rows_of: dict, simd_of: dict, group_of: dict, costs: RowCosts, chip
             if slot_used[s][cat] == tf:
                 tf += II
             if tf > t:
+                d = t - want[w]
+                if d > 0:  # the wait/barrier part so far stays with its own reason
+                    y = why[w]
+                    if y == 1 and w in conflict:
+                        d = charge_conflict(w, d)
+                    stalls[w][y] += d
+                    acc_stall[(blame[w] if y <= 3 else inst[r]) * n_r + y] += d
+                    want[w] = t
                 why[w] = reason
                 push(heap, (tf, -prio[w], ag, w))
                 continue
             slot_used[s][cat] = t
             d = t - want[w]
             if d > 0:
-                stalls[w][why[w]] += d
+                y = why[w]
+                if y == 1 and w in conflict:
+                    d = charge_conflict(w, d)
+                stalls[w][y] += d
+                acc_stall[(blame[w] if y <= 3 else inst[r]) * n_r + y] += d
+            acc_issue[inst[r]] += II
             if k == C.MFMA:
                 c = cyc[r]
                 valu_free[s] = t + II
@@ -198,7 +247,7 @@ def simulate(rows_of: dict, simd_of: dict, group_of: dict, costs: RowCosts, chip
                 bank_free = tb + lds_bank[r]
                 busy_lds += lds_bank[r]
                 done = max(t + pc_, bank_free) + lds_lat
-                lgq[w].append(done)
+                lgq[w].append((done, inst[r], lds_extra[r]))
                 span = (S_LDSW if lds_write[r] else S_LDSR, t, done)
             elif cat == 4:
                 tac = ta_of[r]
@@ -218,7 +267,7 @@ def simulate(rows_of: dict, simd_of: dict, group_of: dict, costs: RowCosts, chip
                 vmq[w].append(done)
                 span = (S_GST if k == C.VMEM_STORE else S_GLD, t, done)
             elif k == C.SMEM:
-                lgq[w].append(t + smem_lat)
+                lgq[w].append((t + smem_lat, 0, 0))
                 span = (S_SCALAR, t, t + smem_lat)
             else:
                 span = None
@@ -226,7 +275,13 @@ def simulate(rows_of: dict, simd_of: dict, group_of: dict, costs: RowCosts, chip
         else:  # internal: handled in the instruction buffer, one slot
             d = t - want[w]
             if d > 0:
-                stalls[w][why[w]] += d
+                y = why[w]
+                if y == 1 and w in conflict:
+                    d = charge_conflict(w, d)
+                stalls[w][y] += d
+                acc_stall[(blame[w] if y <= 3 else inst[r]) * n_r + y] += d
+            if k != C.END:
+                acc_issue[inst[r]] += II
             nxt = t + II
             span = None
             if k == C.WAIT:
@@ -243,22 +298,31 @@ def simulate(rows_of: dict, simd_of: dict, group_of: dict, costs: RowCosts, chip
                             tc = tv
                             why_w = 0
                 if lgc >= 0 and lgq[w]:
-                    q2 = [x for x in lgq[w] if x > t]
+                    q2 = [x for x in lgq[w] if x[0] > t]
                     lgq[w] = q2
                     if len(q2) > lgc:
                         q2s = sorted(q2)
-                        tl = q2s[len(q2s) - lgc - 1]
-                        if tl > tc:
-                            tc = tl
+                        e = q2s[len(q2s) - lgc - 1]
+                        if e[0] > tc:
+                            tc = e[0]
                             why_w = 1
+                            hit = [(x[1], x[2]) for x in q2s[:len(q2s) - lgc] if x[2]]
+                            if hit:
+                                conflict[w] = hit
                 if tc > nxt:
                     span = (S_WAIT, t, tc)
                     why[w] = why_w
+                    blame[w] = inst[r]
                     nxt = tc
+                    if why_w != 1:
+                        conflict.pop(w, None)
+                else:
+                    conflict.pop(w, None)
             elif k == C.NOP or k == C.SLEEP:
                 if t + cyc[r] > nxt:
                     nxt = t + cyc[r]
                     why[w] = 3
+                    blame[w] = inst[r]
             elif k == C.PRIO:
                 prio[w] = prio_of[r]
             elif k == C.BARRIER:
@@ -294,11 +358,13 @@ def simulate(rows_of: dict, simd_of: dict, group_of: dict, costs: RowCosts, chip
                             lgq[w2] = []
                             last_vm[w2] = 0
                             why[w2] = 8
+                            blame[w2] = 0
                             stalls[w2] = [0] * len(STALL_REASONS)
                             age[w2] = next_age
                             next_age += 1
                             tn = t + II + (simd_of[w2] - t - II) % II
                             want[w2] = tn
+                            start[w2] = tn
                             push(heap, (tn, 0, age[w2], w2))
                 if arrived[g] and len(arrived[g]) >= alive[g]:  # the last non-arrived wave ended
                     release(g, t)
@@ -338,4 +404,4 @@ def simulate(rows_of: dict, simd_of: dict, group_of: dict, costs: RowCosts, chip
     return SimResult(int(end), retired, total, complete, checkpoints, busy_mfma, busy_valu,
                      busy_lds, busy_vm, flops,
                      {w: {names[i]: v for i, v in enumerate(st) if v} for w, st in stalls.items()},
-                     ends, spans, truncated, gen_end)
+                     ends, spans, truncated, gen_end, acc_issue, acc_stall, start)

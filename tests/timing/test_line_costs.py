@@ -1,0 +1,145 @@
+"""Costs per source line and per instruction (``report.lines()``, ``report.isa()``): the
+simulator's accounting adds up to the waves' lifetimes, and the costly line comes first.
+
+Every number is the model's own (modelled); the checks are its bookkeeping and its ordering.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import workbench as wb
+from workbench.runtime.kernel import Kernel
+from workbench.timing.simulate import S_BAR, S_WAIT
+
+# one LDS read of the loop is 32-way conflicted (a column of a 64x64 float tile: every lane on
+# bank 0), the other is conflict-free; the loop keeps the LDS busy so the conflict dominates
+CONFLICT = r'''
+extern "C" __global__ void column_sum(const float* x, float* out, int iters) {
+  __shared__ float tile[64 * 64];
+  int t = threadIdx.x;
+  for (int i = 0; i < 64; ++i) tile[i * 64 + t] = x[i * 64 + t];
+  __syncthreads();
+  float acc = 0.0f;
+  for (int i = 0; i < iters; ++i) {
+    float col = tile[t * 64 + (i & 63)];
+    float row = tile[(i & 63) * 64 + t];
+    acc += col * row;
+  }
+  out[blockIdx.x * 64 + t] = acc;
+}
+'''
+CONFLICT_LINE = 9  # `float col = tile[t * 64 + (i & 63)];` (line 1 is the empty first line)
+
+# a global load, an LDS round trip and a barrier (one workgroup per slot, one generation)
+STAGED = r'''
+extern "C" __global__ void staged(const float* x, float* out) {
+  __shared__ float tile[256];
+  int t = threadIdx.x;
+  tile[t] = x[blockIdx.x * 256 + t] * 2.0f;
+  __syncthreads();
+  out[blockIdx.x * 256 + t] = tile[255 - t] + tile[t];
+}
+'''
+
+
+@pytest.fixture(scope="module")
+def conflict_report():
+    k = Kernel(wb.compile(CONFLICT, arch="gfx942"), "column_sum")
+    x = np.arange(64 * 64, dtype=np.float32)
+    return k.timing[8, 64](x, np.zeros(8 * 64, np.float32), 64, chip="mi300x")
+
+
+@pytest.fixture(scope="module")
+def staged_report():
+    k = Kernel(wb.compile(STAGED, arch="gfx942"), "staged")
+    x = np.arange(4 * 256, dtype=np.float32)
+    return k.timing[4, 256](x, np.zeros(4 * 256, np.float32), chip="mi300x")
+
+
+def _lifetimes(rep) -> int:
+    return sum(rep.wave_end[w] - rep.wave_start[w] for w in rep.wave_end)
+
+
+@pytest.mark.parametrize("which", ["conflict_report", "staged_report"])
+def test_issue_and_stall_cycles_per_line_add_up_to_the_waves_lifetimes(which, request):
+    """Summed issue + stall cycles of all lines == the summed lifetimes of the simulated waves,
+    and within 1% of the lifetimes read off the timeline's spans (first span to s_endpgm)."""
+    rep = request.getfixturevalue(which)
+    lines = rep.lines()
+    assert rep.complete
+    assert lines.total_cycles == _lifetimes(rep)
+    first: dict = {}
+    for (w, a, _b, _k, _r) in rep.spans:
+        first[w] = min(first.get(w, a), a)
+    assert not rep.spans_truncated and set(first) == set(rep.wave_end)
+    from_spans = sum(rep.wave_end[w] - first[w] for w in first)
+    assert abs(lines.total_cycles - from_spans) <= 0.01 * from_spans
+    # and the per-line stalls are the per-wave stalls, reason by reason
+    per_wave = rep.stall_totals()
+    per_line: dict = {}
+    for row in lines:
+        for k, v in row.stalls.items():
+            per_line[k] = per_line.get(k, 0) + v
+    assert per_line == {k: v for k, v in per_wave.items() if v}
+
+
+def test_the_deliberately_conflicted_lds_read_is_the_costliest_line(conflict_report):
+    rep = conflict_report
+    lines = rep.lines()
+    top = lines[0]
+    assert top.line == CONFLICT_LINE, lines.text()
+    assert "tile[t * 64" in top.text
+    assert top.stalls.get("LDS conflict", 0) > top.stall / 2
+    assert any(c.text.startswith("ds_read") and c.stalls.get("LDS conflict")
+               for c in top.instructions)
+    # the row read of the next line is charged far fewer conflict cycles
+    row_line = next(r for r in lines if r.line == CONFLICT_LINE + 1)
+    assert row_line.stalls.get("LDS conflict", 0) * 4 < top.stalls["LDS conflict"]
+    assert f"line {CONFLICT_LINE}" in rep.limiter and "LDS conflict" in rep.limiter
+
+
+def test_waits_and_barriers_are_charged_to_their_own_lines(staged_report):
+    """A wait's cycles go to the s_waitcnt's line, a barrier's to __syncthreads (a header line
+    with the user's call site); the timeline's wait and barrier spans match those charges."""
+    rep = staged_report
+    costs = rep.lines().instructions
+    by_text = {}
+    for c in costs:
+        by_text.setdefault(c.text.split()[0], []).append(c)
+    waits = sum(c.stalls.get("wait vmcnt", 0) for c in by_text["s_waitcnt"])
+    assert waits > 0
+    assert all(not c.stalls.get("wait vmcnt") for c in costs
+               if not c.text.startswith("s_waitcnt"))
+    span_wait = sum(b - a for (_w, a, b, k, _r) in rep.spans if k == S_WAIT)
+    charged = sum(c.stalls.get("wait vmcnt", 0) + c.stalls.get("wait lgkmcnt", 0)
+                  + c.stalls.get("LDS conflict", 0) for c in costs)
+    # a wait span runs from the s_waitcnt's issue; the charge starts one issue slot later
+    assert charged <= span_wait
+    sync = [r for r in rep.lines() if r.header and "sync.h" in r.header]
+    assert sync and all(r.line == 6 for r in sync)
+    bars = [(w, a, b) for (w, a, b, k, _r) in rep.spans if k == S_BAR]
+    if bars:
+        assert any(r.stalls.get("barrier") for r in sync)
+
+
+def test_the_isa_view_shows_cycles_and_shares_with_source_markers(conflict_report):
+    isa = conflict_report.isa()
+    text = isa.text()
+    assert "modelled" in text
+    assert f"; line {CONFLICT_LINE}: float col = tile[t * 64 + (i & 63)];" in text
+    shares = [s for _c, s, _t in isa.rows() if s >= 0]
+    assert sum(shares) == pytest.approx(1.0)
+    html = isa._repr_html_()
+    assert "rgba(230, 85, 13" in html and "ds_read_b32" in html
+    table = conflict_report.lines()._repr_html_()
+    assert "LDS conflict" in table and "<table>" in table
+
+
+def test_a_report_without_source_still_lists_lines(conflict_report):
+    import dataclasses
+
+    rep = dataclasses.replace(conflict_report, source=None)
+    lines = rep.lines()
+    assert lines[0].line == CONFLICT_LINE and lines[0].text == ""
+    assert f"line {CONFLICT_LINE}" in lines.text()
