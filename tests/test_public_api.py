@@ -54,7 +54,7 @@ def test_every_public_name_resolves_and_help_lists_it():
     for name in wb.__all__:
         assert getattr(wb, name) is not None, name
     for name in ("compile", "get_function", "occupancy_table", "trace_conflicts", "layout",
-                 "lds_heatmap", "matrix_instruction", "SharedTile", "get_arch"):
+                 "lds_heatmap", "matrix_instruction", "SharedTile", "get_arch", "roofline"):
         assert name in doc, name
 
 

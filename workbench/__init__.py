@@ -15,6 +15,11 @@ Compile and launch
     set_guard(False)                 turn off the launch guard (GPU launches are first checked
         on the emulator's boundary workgroups; kernel[...](..., guard=False) for one launch)
     bench(kernel, grid, block, *args) time a launch; Kernel, LaunchResult, Trace
+    kernel.timing[grid, block](*args, chip="mi355x", flops=N) -> TimingReport (modelled time;
+        .timeline(), .roofline(*others), .lines() cycles per source line, .isa() per
+        instruction)
+    roofline(*reports, labels=None)   the chip's ceilings and each report's modelled point per
+        memory level (LDS, L2, Infinity Cache, HBM) on one log-log chart
     struct_type(kernel) -> a dataclass of a by-value struct argument (fields that are device
         pointers take arrays), laid out by clang; kernel[...](Args(x, y, n, 2.0))
     HipwbError: the base of every error hipwb raises for you (KernelFault, LaunchError,
@@ -101,6 +106,7 @@ _LAZY = {
     "column_access": "workbench.lds:column_access",
     "row_access": "workbench.lds:row_access",
     "mfma_operand_reads": "workbench.lds:mfma_operand_reads",
+    "roofline": "workbench.timing.roofline:roofline",
     "sweep": "workbench.sweeps:sweep",
     "SweepResult": "workbench.sweeps.frame:SweepResult",
 }

@@ -9,6 +9,11 @@ the Spearman rank correlation of modelled vs published
 (target >= 0.9). The numbers are whatever the model gives: nothing here is tuned to them.
 
     .venv/bin/python tests/bench/timing.py [--n 4096] [--rungs 1,2,...] [--early-tile 16]
+        [--views-only]
+
+Then the "why" views: for the ping-pong (step 10, fp8, MI355X) at 4096^3 and 8192^3, the wall
+time of the report alone and of the report with its roofline and per-line table built and
+rendered (text and HTML) -- target <= 10 s each on the 2-core machine.
 
 ``--early-tile``: the workgroup TILE x TILE of the naive and LDS-tiling rungs (default 32, the
 calibration's reading of the blog; 16 is the other, see tests/kernels/timing/blog/blog_ladder.hip).
@@ -17,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -30,7 +36,32 @@ def main() -> None:
     ap.add_argument("--rungs", default="", help="comma-separated rung numbers 1..11")
     ap.add_argument("--early-tile", type=int, default=EARLY_TILE, choices=(16, 32),
                     help="TILE of the naive and LDS-tiling rungs' TILE x TILE workgroups")
+    ap.add_argument("--views-only", action="store_true",
+                    help="only the report + views timing, not the ladder")
     a = ap.parse_args()
+    if not a.views_only:
+        ladder(a)
+    views()
+
+
+def views() -> None:
+    """Wall time of a report, and of a report with its roofline and per-line views rendered."""
+    print("\nreport + views (roofline, lines, ISA heat) on MI355X fp8, step 10 (ping-pong):")
+    print(f"{'n':>6} {'report s':>9} {'+ views s':>10} {'views s':>8}  top line")
+    for n in (4096, 8192):
+        t0 = time.perf_counter()
+        r, wall = predict(10, n)
+        t1 = time.perf_counter()
+        roof = r.roofline()
+        lines = r.lines()
+        for view in (roof, lines, r.isa()):
+            view._repr_html_()
+            str(view.text())
+        t2 = time.perf_counter()
+        print(f"{n:>6} {wall:>9.1f} {t2 - t0:>10.1f} {t2 - t1:>8.2f}  {lines.sentence()}")
+
+
+def ladder(a) -> None:
     pick = {int(x) for x in a.rungs.split(",") if x} or set(range(1, len(BLOG) + 1))
     rows = []
     print(f"CDNA4 FP8 GEMM blog ladder at {a.n}^3 on MI355X (modelled vs published TFLOP/s; "

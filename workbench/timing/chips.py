@@ -32,7 +32,10 @@ SOURCES = {
            "and per instruction type per slot)",
     "RPC": "rocprofiler-compute conceptual docs: pipeline-descriptions.rst (LDS ports), "
            "l2-cache.rst, vector-l1-cache.rst",
-    "CDNA3WP": "AMD CDNA 3 architecture white paper (L2: 4 MB per XCD, 16 channels x 128 B/clk)",
+    "CDNA3WP": "AMD CDNA 3 architecture white paper (L2: 4 MB per XCD, 16 channels x 128 B/clk; "
+               "256 MB AMD Infinity Cache with 17.2 TB/s peak bandwidth)",
+    "GPUSPECS": "ROCm documentation, reference/gpu-specs (MI300X and MI355X: 256 MiB L3 cache, "
+                "the Infinity Cache)",
     "MI350DOC": "AMD Instinct MI350 series documentation (CDNA4: 8 XCD x 32 CU, 4 MB L2 per XCD "
                 "with 16 channels, 160 KB LDS with doubled read bandwidth, 8 TB/s HBM3E)",
     "ISA": "AMD Instinct CDNA3 / CDNA4 ISA reference guides (s_sleep: 64 x SIMM16 clocks; "
@@ -150,6 +153,9 @@ def _device(arch: str, matrix_dtypes: tuple[str, ...]) -> dict:
         "xcds": Param(a.xcd_count, "XCDs", src),
         "clock_ghz": Param(a.clock_ghz, "GHz", src),
         **{f"flop_per_cu_clk_{d}": p for d, p in per_clk.items()},
+        "flop_per_cu_clk_valu_f32": Param(a.flops_per_cu_per_clock["fp32_vector"],
+                                          "FLOP/CU/clk", src, "vector (VALU) fp32, an FMA "
+                                          "counted as 2 FLOP: the non-matrix compute ceiling"),
         "hbm_tbs": Param(a.memory_bandwidth_gbs / 1000.0, "TB/s", src),
     }
 
@@ -232,6 +238,10 @@ MI300X = Chip("mi300x", "AMD Instinct MI300X", "gfx942", {
     **_clock_rule(),
     "hbm_achievable_tbs": Param(4.11, "TB/s", "BENCH (measured BabelStream Copy on an Azure "
                                 "ND MI300X v5)"),
+    "infinity_cache_tbs": Param(
+        17.2, "TB/s", "CDNA3WP (256 MB AMD Infinity Cache, 17.2 TB/s peak bandwidth)",
+        "the memory-side cache between the XCDs' L2s and HBM; drawn on the roofline only: the "
+        "model times no Infinity-Cache hits (every L2 miss is timed as an HBM access)"),
     "lds_banks": Param(32, "banks x 4 B", "FACTS §3.1"),
     **_common(64, "RPC via FACTS §3.1 (64 B per cycle per direction per port)"),
 })
@@ -253,6 +263,11 @@ MI355X = Chip("mi355x", "AMD Instinct MI355X", "gfx950", {
     "hbm_achievable_tbs": Param(6.2, "TB/s", "BENCH-derived: MI300X's measured copy fraction "
                                 "(4.11 / 5.3 = 0.775) times 8.0 TB/s; no MI355X copy measurement "
                                 "found"),
+    "infinity_cache_tbs": Param(
+        17.2, "TB/s", "ASSUMPTION: MI300X's 17.2 TB/s (CDNA3WP); no public MI355X Infinity "
+        "Cache bandwidth found. MI355X keeps MI300X's 256 MB Infinity Cache (GPUSPECS) and its "
+        "memory-side place behind the XCDs' L2s, so the same peak is assumed",
+        "drawn on the roofline only, as on MI300X (no Infinity-Cache hits are modelled)"),
     "lds_banks": Param(64, "banks x 4 B (wide reads)", "FACTS §3.1-3.2 (HK measurement)"),
     **_common(128, "MI350DOC 'doubled read bandwidth' (FACTS §3.1): 2 x 64 B/clk"),
 })

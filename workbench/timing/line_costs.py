@@ -150,8 +150,9 @@ class LineCosts:
         ins = top.top_instruction()
         reason = max(ins.stalls.items(), key=lambda kv: kv[1])[0]
         what = f" `{top.text}`" if top.text else ""
+        op = ins.text if len(ins.text) <= 32 else ins.text.split()[0] + " ..."
         return (f"{100 * top.stall / self.stall_cycles:.0f}% of stall cycles are at "
-                f"{top.location}{what} (`{ins.text}`, {reason})")
+                f"{top.location}{what} (`{op}`, {reason})")
 
     def table_rows(self, top: int | None = None) -> list[tuple]:
         rows = self.rows if top is None else self.rows[:top]

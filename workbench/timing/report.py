@@ -268,3 +268,12 @@ class TimingReport:
         """
         view = importlib.import_module(TIMELINE_VIEW)
         return view.timeline(self, start, end, **kwargs)
+
+    def roofline(self, *others: TimingReport, labels: Any = None):
+        """The roofline of this report, with ``others`` (same chip) overlaid: the chip's
+        ceilings at the modelled clock and a modelled point per memory level (``Roofline``,
+        ``workbench/timing/roofline.py``); ``labels`` name the reports (default: kernels)."""
+        from .roofline import build
+
+        names = ["this report", *(f"others[{i}]" for i in range(len(others)))]
+        return build((self, *others), labels, names, who="report.roofline")
