@@ -118,6 +118,8 @@ def test_waits_and_barriers_are_charged_to_their_own_lines(staged_report):
     assert charged <= span_wait
     sync = [r for r in rep.lines() if r.header and "sync.h" in r.header]
     assert sync and all(r.line == 6 for r in sync)
+    # a header line quotes the header's own text (found through the prelude's include folder)
+    assert any("s_barrier" in r.text for r in sync)
     bars = [(w, a, b) for (w, a, b, k, _r) in rep.spans if k == S_BAR]
     if bars:
         assert any(r.stalls.get("barrier") for r in sync)

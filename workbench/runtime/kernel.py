@@ -88,6 +88,15 @@ class Kernel(Displayable):
         """The ISA listing (with source lines) of one arch."""
         return self.module.isa(self.name, arch)
 
+    def pressure(self, arch: str | None = None):
+        """Live VGPRs, AGPRs and SGPRs at each instruction of one arch's ISA, their peaks and
+        where they are, the compiler's allocation and the occupancy thresholds
+        (``workbench.pressure.Pressure``; in Jupyter a chart, ``print`` gives the table)."""
+        from ..pressure import pressure
+
+        info = self.info(arch)
+        return pressure(self.isa_for(info.arch), info.resources, info.arch)
+
     def __repr__(self) -> str:
         archs = ", ".join(self.module.archs)
         return f"<Kernel {self.signature} [{archs}]>"
@@ -449,9 +458,26 @@ class _TimingLauncher:
                       workgroups_per_cu=per_cu, footprint_bytes=footprint, flops=flops,
                       max_rows=max_rows or DEFAULT_MAX_ROWS, clock=clock)
         rep = _with_compiler_notes(rep, res.stream, info, k.module[ch.arch].command)
-        # the source the listing's line numbers count in (report.lines() quotes it)
+        # the source the listing's line numbers count in, and the header lines code was inlined
+        # from (report.lines() quotes them)
+        from ..prelude import INCLUDE_DIR
+        from ..timing.line_costs import header_lines
+
         src = "\n" * (k.module.first_line - 1) + k.module.source
-        return dataclasses.replace(rep, source=src)
+        dirs = [*k.module.include_dirs, *_include_options(k.module.options), INCLUDE_DIR]
+        return dataclasses.replace(rep, source=src,
+                                   header_text=header_lines(res.stream.instructions, dirs))
+
+
+def _include_options(options: Any) -> list[str]:
+    """The ``-I`` folders among a module's compile options (``-Idir`` or ``-I dir``)."""
+    opts, out = list(options or ()), []
+    for i, o in enumerate(opts):
+        if o == "-I" and i + 1 < len(opts):
+            out.append(opts[i + 1])
+        elif o.startswith("-I") and len(o) > 2:
+            out.append(o[2:])
+    return out
 
 
 def _with_compiler_notes(rep: Any, stream: Any, info: KernelInfo, command: Any) -> Any:

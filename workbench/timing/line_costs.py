@@ -10,8 +10,9 @@ resident waves), so shares are what to read; every number is modelled.
 from __future__ import annotations
 
 import html
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from ..text_table import text_table
 from .simulate import STALL_REASONS
@@ -32,6 +33,36 @@ def location_label(line: int | None, header: str | None) -> str:
     if line:
         return f"line {line}"
     return header or "no line"
+
+
+def innermost(header: str | None) -> str | None:
+    """``gemm_common.h:43`` of ``pingpong.h:93 > gemm_common.h:43`` (None for the user's code)."""
+    return header.rsplit(" > ", 1)[-1] if header else None
+
+
+def header_lines(instructions: Iterable, dirs: Iterable[Path | str]) -> dict[str, str]:
+    """``{"file.h:43": text of that line}`` for the innermost header line of every inlined
+    instruction whose header is found (by name) in ``dirs`` or their subfolders."""
+    want: dict[str, set[int]] = {}
+    for ins in instructions:
+        loc = innermost(getattr(ins, "header", None))
+        if loc and ":" in loc:
+            name, _, n = loc.rpartition(":")
+            if n.isdigit():
+                want.setdefault(name, set()).add(int(n))
+    out: dict[str, str] = {}
+    roots = [Path(d) for d in dirs]
+    for name, nums in want.items():
+        path = next((p for d in roots for p in ([d / name] + sorted(d.rglob(name)))
+                     if p.is_file()), None) if roots else None
+        if path is None:
+            continue
+        try:
+            text = path.read_text(errors="replace").splitlines()
+        except OSError:
+            continue
+        out.update({f"{name}:{n}": text[n - 1].strip() for n in nums if 0 < n <= len(text)})
+    return out
 
 
 @dataclass(frozen=True)
@@ -60,7 +91,8 @@ class LineCost:
 
     line: int | None
     header: str | None
-    text: str  # the user's source line ("" when the report has no source)
+    text: str  # the line's text: the header's own line for code inlined from a header, else
+    # the user's line ("" when unknown)
     issue: int
     stalls: dict  # reason -> cycles
     instructions: tuple  # InstCost of the line's instructions, in address order
@@ -103,10 +135,12 @@ class LineCosts:
     iterate for ``LineCost`` rows; ``text()``/HTML show the table.
     """
 
-    def __init__(self, kernel: str, costs: list[InstCost], source: str | None):
+    def __init__(self, kernel: str, costs: list[InstCost], source: str | None,
+                 headers: dict | None = None):
         self.kernel = kernel
         self.instructions = costs
         src = source.splitlines() if source else []
+        headers = headers or {}
         by: dict = {}
         for c in costs:
             by.setdefault((c.line, c.header), []).append(c)
@@ -116,7 +150,9 @@ class LineCosts:
             for c in cs:
                 for k, v in c.stalls.items():
                     st[k] = st.get(k, 0) + v
-            text = src[line - 1].strip() if line and 0 < line <= len(src) else ""
+            # a header line shows its own text (the user's call site is in its location)
+            text = (headers.get(innermost(header), "") if header else
+                    src[line - 1].strip() if line and 0 < line <= len(src) else "")
             rows.append(LineCost(line, header, text, sum(c.issue for c in cs), st, tuple(cs)))
         rows.sort(key=lambda r: (-r.total, r.line or 0, r.header or ""))
         self.rows = rows
@@ -197,8 +233,9 @@ class TimedListing:
     source lines interleaved where the location changes (as the ISA view shows them)."""
 
     def __init__(self, kernel: str, instructions: Sequence, costs: list[InstCost],
-                 source: str | None):
+                 source: str | None, headers: dict | None = None):
         self.kernel = kernel
+        self.headers = headers or {}
         self.instructions = instructions
         self.costs = {c.index: c for c in costs}
         self.total = sum(c.total for c in costs) or 1
@@ -212,7 +249,8 @@ class TimedListing:
             here = location_of(ins)
             if here != last and (here[0] or here[1]):
                 line = here[0]
-                src = self.source[line - 1].strip() if line and line <= len(self.source) else ""
+                src = (self.headers.get(innermost(here[1]), "") if here[1] else
+                       self.source[line - 1].strip() if line and line <= len(self.source) else "")
                 out.append(("", -1.0, f"; {location_label(*here)}: {src}".rstrip(" :")))
             last = here
             c = self.costs.get(i)

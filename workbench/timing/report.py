@@ -67,6 +67,7 @@ class TimingReport:
     wave_start: dict = field(default_factory=dict, repr=False)  # wave -> dispatch cycle
     wave_end: dict = field(default_factory=dict, repr=False)  # wave -> s_endpgm cycle
     source: str | None = field(default=None, repr=False)  # the kernel's source (line N = N)
+    header_text: dict = field(default_factory=dict, repr=False)  # "file.h:43" -> that line
 
     def __post_init__(self) -> None:
         if not self.clock_ghz:
@@ -182,12 +183,13 @@ class TimingReport:
     def lines(self) -> LineCosts:
         """Modelled cycles per source line (issue + stall by reason), sorted by cost; a header
         line keeps the user's call site (``line 12 > tile.h:40``)."""
-        return LineCosts(self.kernel, self._inst_costs(), self.source)
+        return LineCosts(self.kernel, self._inst_costs(), self.source, self.header_text)
 
     def isa(self) -> TimedListing:
         """The ISA listing with each instruction's modelled cycles and share (a heat column),
         source lines interleaved."""
-        return TimedListing(self.kernel, self.instructions, self._inst_costs(), self.source)
+        return TimedListing(self.kernel, self.instructions, self._inst_costs(), self.source,
+                            self.header_text)
 
     def _inst_costs(self) -> list:
         return instruction_costs(self.instructions, self.inst_issue, self.inst_stall)
