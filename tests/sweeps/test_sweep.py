@@ -243,3 +243,20 @@ def test_a_row_of_a_point_without_some_parameter_rebuilds_that_point():
         y = np.zeros(100, np.float32)
         res.variant(res.index[i])[2, 64](x, y, 2.0, 100)
         assert bool(y[77] == 2.0 * 77 + 1.0) == bugged
+
+
+def test_the_best_rows_on_one_roofline():
+    """Each working row carries its modelled traffic; roofline() overlays the best n rows of
+    one target and shape, labelled by their parameters, at the numbers of the rows."""
+    res = run(SRC + "// roofline\n", flops=lambda shape, p: 2.0 * shape[0])
+    assert (res["modelled_l2_bytes"] > 0).all() and (res["modelled_flops"] > 0).all()
+    rf = res.roofline(n=3)
+    assert rf.labels == tuple(" ".join(f"{k}={v}" for k, v in res._params_of(r).items())
+                              for _, r in res.best(n=3).iterrows())
+    hbm = [p for p in rf.points if p.level == "HBM"]
+    assert len(hbm) == 3
+    best = res.best(n=1).iloc[0]
+    assert hbm[0].achieved == pytest.approx(best["modelled_hbm_bytes"] / best["modelled_us"]
+                                            * 1e6, rel=1e-9)
+    with pytest.raises(ArgumentValueError, match="name one target and one shape"):
+        res.roofline(shape=(7,))

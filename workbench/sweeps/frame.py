@@ -12,12 +12,15 @@ that failed) and ``error``; ``compiled``, ``kernel``, ``registers`` (VGPRs + AGP
 ``waves_per_simd``, ``occupancy_limiter``, ``workgroups_per_cu``; ``exact`` and
 ``max_error`` (the check on the emulator at the check shape); ``modelled_us``,
 ``modelled_tflops``, ``modelled_gbs``, ``modelled_clock_ghz``, ``modelled_limiter`` (the
-timing model, **modelled**, at each real shape); ``seconds`` (the point's wall time),
+timing model, **modelled**, at each real shape) and what ``roofline()`` places a row by:
+``modelled_flops``, ``modelled_dtype``, ``modelled_lds_bytes``, ``modelled_l2_bytes``,
+``modelled_hbm_bytes`` (grid-wide bytes per memory level); ``seconds`` (the point's wall time),
 ``worker``, ``cached``.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import pandas as pd
@@ -30,8 +33,22 @@ __all__ = ["SweepResult"]
 ORDER = ("target", "arch", "shape", "status", "error", "compiled", "kernel", "registers",
          "vgprs", "agprs", "sgprs", "lds_bytes", "scratch_bytes", "block", "waves_per_simd",
          "occupancy_limiter", "workgroups_per_cu", "exact", "max_error", "modelled_us",
-         "modelled_tflops", "modelled_gbs", "modelled_clock_ghz", "modelled_limiter", "seconds",
-         "worker", "cached")
+         "modelled_tflops", "modelled_gbs", "modelled_clock_ghz", "modelled_limiter",
+         "modelled_flops", "modelled_dtype", "modelled_lds_bytes", "modelled_l2_bytes",
+         "modelled_hbm_bytes", "seconds", "worker", "cached")
+
+
+@dataclass(frozen=True)
+class RowTiming:
+    """What ``wb.roofline`` reads of a timing report, from a sweep row (all modelled)."""
+
+    kernel: str
+    chip: Any
+    flops: float
+    seconds: float
+    clock_ghz: float
+    dtype: str
+    traffic: dict
 
 
 class SweepResult(pd.DataFrame):
@@ -102,6 +119,37 @@ class SweepResult(pd.DataFrame):
         from ..widgets.sweep_view import sweep_view
 
         return sweep_view(self, y=y, target=target, shape=shape)
+
+    def roofline(self, n: int = 8, by: str | None = None, target: str | None = None,
+                 shape: Any = None):
+        """The ``n`` best working rows (by ``by``, as ``best()``) of one target and shape on
+        one roofline (modelled): a colour per point, labelled by its parameters."""
+        from ..timing import get_chip
+        from ..timing.roofline import roofline
+        from .point import resolve_target
+
+        df = self._where(target, shape)
+        groups = sorted({(t, s) for t, s in zip(df["target"], df["shape"])}) if len(df) else []
+        if len(groups) != 1:
+            have = ", ".join(f"target={t!r} shape={s!r}" for t, s in groups) or "none"
+            raise ArgumentValueError(f"roofline(): name one target and one shape (working "
+                                     f"rows: {have})")
+        if "modelled_l2_bytes" not in df or df["modelled_l2_bytes"].isna().all():
+            raise ArgumentValueError("roofline(): these rows have no modelled traffic (rows "
+                                     "of a target no modelled chip runs)")
+        chip = get_chip(resolve_target(groups[0][0])[2])
+        rows = self.best(by=by, n=n, target=groups[0][0], shape=groups[0][1])
+        pts = [RowTiming(r["kernel"], chip, float(r["modelled_flops"] or 0.0),
+                         float(r["modelled_us"]) * 1e-6, float(r["modelled_clock_ghz"]),
+                         str(r["modelled_dtype"] or ""),
+                         {"LDS": float(r["modelled_lds_bytes"]),
+                          "L2": float(r["modelled_l2_bytes"]),
+                          "Infinity Cache": float(r["modelled_hbm_bytes"]),
+                          "HBM": float(r["modelled_hbm_bytes"])})
+               for _, r in rows.iterrows()]
+        labels = [" ".join(f"{k}={v}" for k, v in self._params_of(r).items())
+                  for _, r in rows.iterrows()]
+        return roofline(*pts, labels=labels)
 
     def variant(self, row: Any):
         """The Kernel of one row (its index label), compiled again (a cache hit)."""

@@ -248,7 +248,12 @@ def evaluate(task: Task) -> list[dict]:
             row.update(modelled_us=rep.seconds * 1e6,
                        modelled_tflops=rep.tflops if rep.flops else None,
                        modelled_gbs=rep.gbs, modelled_clock_ghz=rep.clock_ghz,
-                       modelled_limiter=rep.limiter.split(":")[0])
+                       modelled_limiter=rep.limiter.split(":")[0],
+                       # what SweepResult.roofline() places the row by (modelled)
+                       modelled_flops=rep.flops, modelled_dtype=rep.dtype,
+                       modelled_lds_bytes=rep.traffic.get("LDS", 0.0),
+                       modelled_l2_bytes=rep.traffic.get("L2", 0.0),
+                       modelled_hbm_bytes=rep.traffic.get("HBM", 0.0))
         except Exception as e:
             row.update(status="timing error", error=_message(e))
         rows.append(row)
