@@ -36,6 +36,7 @@ def module(tmp_path_factory):
     ("vmcnt(0) lgkmcnt(0)", ("vmcnt(0)", "lgkmcnt(0)"), 2),
     ("a[0:3], v0, v1, a[0:3] cbsz:1 abid:2 blgp:3",
      ("a[0:3]", "v0", "v1", "a[0:3]", "cbsz:1", "abid:2", "blgp:3"), 4),
+    ("s[30:31]", ("s[30:31]",), 1),
     ("", (), 0),
 ])
 def test_parse_operands_splits_operands_and_modifiers(text, ops, n_regs):

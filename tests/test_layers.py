@@ -49,6 +49,7 @@ LAYERS: dict[str, int] = {
     "workbench.compile_result": 1, "workbench.compile_cache": 1, "workbench.cache_entry": 1,
     "workbench.cache_files": 1,
     "workbench.layouts.probes": 1, "workbench.inline_sites": 1,
+    "workbench.operand_roles": 1, "workbench.pressure": 1,
     "workbench.emu": 2,
     "workbench.runtime": 3,
     "workbench.widgets": 4,

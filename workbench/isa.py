@@ -21,6 +21,7 @@ _INSN_RE = re.compile(
     r"^\s+(?P<asm>\S.*?)\s*//\s*(?P<addr>[0-9A-Fa-f]+):\s*(?P<words>(?:[0-9A-Fa-f]{8}\s*)+)"
     r"(?:<(?P<target>[^>]+)>)?\s*$"
 )
+_RANGE_OPERAND = re.compile(r"^(?:[vsa]|ttmp)\[\d+:\d+\]$")
 _LINE_RE = re.compile(r"^; (?P<file>.+):(?P<line>\d+)(?::\d+)?\s*$")
 
 
@@ -155,8 +156,10 @@ def parse_operands(rest: str) -> tuple[tuple[str, ...], int]:
     if len(parts) == 1:
         toks = split_top(parts[0], " \t")
         # With a single comma-free group, tokens with ':' are modifiers (offset:8, vmcnt style
-        # counters are written vmcnt(0) and count as operands of s_waitcnt).
-        ops = [t for t in toks if ":" not in t or t.startswith(("[", "-["))]
+        # counters are written vmcnt(0) and count as operands of s_waitcnt), but for a register
+        # range (s_setpc_b64 s[30:31], s_getpc_b64 s[4:5]).
+        ops = [t for t in toks if ":" not in t or t.startswith(("[", "-["))
+               or _RANGE_OPERAND.match(t)]
         mods = [t for t in toks if t not in ops]
         return tuple(ops + mods), len(ops)
     last = split_top(parts[-1], " \t")

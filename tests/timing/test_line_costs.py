@@ -145,3 +145,11 @@ def test_a_report_without_source_still_lists_lines(conflict_report):
     lines = rep.lines()
     assert lines[0].line == CONFLICT_LINE and lines[0].text == ""
     assert f"line {CONFLICT_LINE}" in lines.text()
+
+
+def test_top_limits_what_the_table_shows_not_the_shares(conflict_report):
+    full, top = conflict_report.lines(), conflict_report.lines(top=2)
+    assert top.total_cycles == full.total_cycles and top.share(top[0]) == full.share(full[0])
+    page = top._repr_html_()
+    assert page.count("<tr style=") == 2 and f"{len(full) - 2} more lines" in page
+    assert top.text().count("\n") == full.text(top=2).count("\n")

@@ -136,8 +136,9 @@ class LineCosts:
     """
 
     def __init__(self, kernel: str, costs: list[InstCost], source: str | None,
-                 headers: dict | None = None):
+                 headers: dict | None = None, top: int | None = None):
         self.kernel = kernel
+        self.top = top  # how many rows the text and HTML show (None: 12 in text, all in HTML)
         self.instructions = costs
         src = source.splitlines() if source else []
         headers = headers or {}
@@ -203,7 +204,11 @@ class LineCosts:
     def headers(self) -> list[str]:
         return ["line", "share", "issue", *self.reasons, "instructions", "source"]
 
-    def text(self, top: int | None = 12) -> str:
+    def text(self, top: int | None = -1) -> str:
+        """The table as text: the ``top`` costliest lines (default: the ``top`` this was made
+        with, else 12; None: all)."""
+        if top == -1:
+            top = self.top or 12
         head = (f"{self.kernel}: cycles per source line ({LABEL}; wave-cycles of the simulated "
                 f"CU window, {self.total_cycles:,} in all, {self.stall_cycles:,} stalled)")
         body = text_table(self.headers(), self.table_rows(top))
@@ -215,8 +220,10 @@ class LineCosts:
         return self.text()
 
     def _repr_html_(self) -> str:
-        rows = self.table_rows(None)
+        rows = self.table_rows(self.top)
         head = "".join(f"<th>{html.escape(h)}</th>" for h in self.headers())
+        more = (f"<div>... {len(self.rows) - len(rows)} more lines</div>"
+                if len(rows) < len(self.rows) else "")
         body = []
         for r, row in zip(self.rows, rows):
             heat = min(1.0, 2 * self.share(r))
@@ -225,7 +232,7 @@ class LineCosts:
         return (f"<div><b>{html.escape(self.kernel)}</b>: cycles per source line ({LABEL}; "
                 f"wave-cycles of the simulated CU window, {self.total_cycles:,} in all, "
                 f"{self.stall_cycles:,} stalled)<table><tr>{head}</tr>{''.join(body)}</table>"
-                f"</div>")
+                f"{more}</div>")
 
 
 class TimedListing:

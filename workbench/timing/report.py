@@ -180,10 +180,11 @@ class TimingReport:
         return f"issue-bound: no unit above {100 * frac:.0f}% busy ({LABEL})."
 
     # -- where the cycles go ---------------------------------------------------------------------
-    def lines(self) -> LineCosts:
+    def lines(self, top: int | None = None) -> LineCosts:
         """Modelled cycles per source line (issue + stall by reason), sorted by cost; a header
-        line keeps the user's call site (``line 12 > tile.h:40``)."""
-        return LineCosts(self.kernel, self._inst_costs(), self.source, self.header_text)
+        line keeps the user's call site (``line 12 > tile.h:40``); ``top``: show only the
+        costliest ``top`` lines (the shares stay those of the whole kernel)."""
+        return LineCosts(self.kernel, self._inst_costs(), self.source, self.header_text, top)
 
     def isa(self) -> TimedListing:
         """The ISA listing with each instruction's modelled cycles and share (a heat column),
