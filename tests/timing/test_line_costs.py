@@ -133,7 +133,11 @@ def test_the_isa_view_shows_cycles_and_shares_with_source_markers(conflict_repor
     shares = [s for _c, s, _t in isa.rows() if s >= 0]
     assert sum(shares) == pytest.approx(1.0)
     html = isa._repr_html_()
-    assert "rgba(230, 85, 13" in html and "ds_read_b32" in html
+    assert "rgba(230, 85, 13" in html and "ds_read_b" in html
+    # the ISA view's markup, which the hipwb-lab extension links both ways (isalink.js): a
+    # .hipwb <pre> with "; line N" markers as span.src and the instructions as text
+    assert html.startswith('<div class="hipwb">') and "<pre>" in html
+    assert f'<span class="src">; line {CONFLICT_LINE}: float col' in html
     table = conflict_report.lines()._repr_html_()
     assert "LDS conflict" in table and "<table>" in table
 

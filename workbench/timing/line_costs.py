@@ -258,7 +258,8 @@ class TimedListing:
                 line = here[0]
                 src = (self.headers.get(innermost(here[1]), "") if here[1] else
                        self.source[line - 1].strip() if line and line <= len(self.source) else "")
-                out.append(("", -1.0, f"; {location_label(*here)}: {src}".rstrip(" :")))
+                where = location_label(*here) if line else f"inlined from {here[1]}"
+                out.append(("", -1.0, f"; {where}: {src}".rstrip(" :")))
             last = here
             c = self.costs.get(i)
             if c is None:
@@ -277,13 +278,16 @@ class TimedListing:
         return self.text()
 
     def _repr_html_(self) -> str:
+        """The listing in a ``.hipwb`` ``<pre>`` as the ISA view prints it (source markers as
+        ``span.src``, instructions as text), so the hipwb-lab extension links a line and its
+        instructions both ways here too; the cycles column is a heat-coloured span."""
         out = []
         for c, share, t in self.rows():
             if share < 0:
-                out.append(f'<span style="color:#2a6f97">{html.escape(" " * 17 + t)}</span>')
+                out.append(f'{" " * 17}<span class="src">{html.escape(t)}</span>')
                 continue
             heat = min(1.0, 4 * share)
             out.append(f'<span style="background: rgba(230, 85, 13, {heat:.2f})">'
-                       f"{html.escape(f'{c:>15}')}</span>  {html.escape(t)}")
-        return (f"<div><b>{html.escape(self.kernel)}</b>: ISA with modelled cycles per "
-                f"instruction ({LABEL})<pre>{chr(10).join(out)}</pre></div>")
+                       f"{html.escape(f'{c:>15}')}</span>{html.escape('  ' + t)}")
+        return (f'<div class="hipwb"><b>{html.escape(self.kernel)}</b>: ISA with modelled '
+                f"cycles per instruction ({LABEL})<pre>{chr(10).join(out)}</pre></div>")
