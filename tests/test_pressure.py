@@ -21,7 +21,7 @@ import pytest
 
 import workbench as wb
 from workbench.arch import get as get_arch
-from workbench.isa import Instruction, parse_operands
+from workbench.isa import Instruction, parse_asm
 from workbench.operand_roles import AGPR_BASE, SGPR_BASE, def_use, register_ranges
 from workbench.pressure import branch_target, liveness, pressure
 
@@ -47,13 +47,7 @@ def _buildable(arch: str):
 
 def _ins(addr: int, text: str) -> Instruction:
     """An Instruction as the listing parser makes it from one line of objdump text."""
-    first, _, second = text.partition(" :: ")
-    mnemonic, _, rest = first.partition(" ")
-    ops, n = parse_operands(rest)
-    dual = None
-    if second:
-        m2, _, rest2 = second.strip().partition(" ")
-        dual = (m2, parse_operands(rest2)[0])
+    mnemonic, ops, n, dual = parse_asm(text)
     return Instruction(addr=addr, mnemonic=mnemonic, operands=ops, words=(0,),
                        source_line=None, text=text, n_regs=n, dual=dual)
 

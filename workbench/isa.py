@@ -167,6 +167,19 @@ def parse_operands(rest: str) -> tuple[tuple[str, ...], int]:
     return tuple(ops + last[1:]), len(ops)
 
 
+def parse_asm(asm: str) -> tuple[str, tuple[str, ...], int, tuple | None]:
+    """(mnemonic, operands, how many are register/immediate operands, the VOPD second half or
+    None) of one instruction's assembly text as objdump prints it."""
+    first, _, second = asm.partition(" :: ")
+    mnemonic, _, rest = first.partition(" ")
+    ops, n = parse_operands(rest)
+    dual = None
+    if second:
+        m2, _, rest2 = second.strip().partition(" ")
+        dual = (m2, parse_operands(rest2)[0])
+    return mnemonic, ops, n, dual
+
+
 def parse_listing(text: str, symbol: str, filename: str | None = None,
                   callees: bool = True) -> Listing:
     """The instructions of ``symbol`` from an ``llvm-objdump -d -l`` listing, followed (with
@@ -274,13 +287,7 @@ def _symbol_instructions(text: str, symbol: str, filename: str | None) -> list[I
         if not m:
             continue
         asm = m["asm"].strip()
-        first, _, second = asm.partition(" :: ")
-        mnemonic, _, rest = first.partition(" ")
-        ops, n = parse_operands(rest)
-        dual = None
-        if second:
-            m2, _, rest2 = second.strip().partition(" ")
-            dual = (m2, parse_operands(rest2)[0])
+        mnemonic, ops, n, dual = parse_asm(asm)
         user = cur_file is not None and is_user_file(cur_file, filename)
         listing.instructions.append(Instruction(
             addr=int(m["addr"], 16), mnemonic=mnemonic, operands=ops,

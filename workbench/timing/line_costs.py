@@ -65,14 +65,9 @@ def header_lines(instructions: Iterable, dirs: Iterable[Path | str]) -> dict[str
     return out
 
 
-@dataclass(frozen=True)
-class InstCost:
-    """One instruction's modelled cycles in the simulated window."""
+class _Cycles:
+    """Issue + stall cycles of an instruction or a line."""
 
-    index: int  # into the report's instructions
-    text: str
-    line: int | None
-    header: str | None
     issue: int
     stalls: dict  # reason -> cycles
 
@@ -86,7 +81,19 @@ class InstCost:
 
 
 @dataclass(frozen=True)
-class LineCost:
+class InstCost(_Cycles):
+    """One instruction's modelled cycles in the simulated window."""
+
+    index: int  # into the report's instructions
+    text: str
+    line: int | None
+    header: str | None
+    issue: int
+    stalls: dict  # reason -> cycles
+
+
+@dataclass(frozen=True)
+class LineCost(_Cycles):
     """One source line's modelled cycles: issue, stalls by reason, its instructions."""
 
     line: int | None
@@ -100,14 +107,6 @@ class LineCost:
     @property
     def location(self) -> str:
         return location_label(self.line, self.header)
-
-    @property
-    def stall(self) -> int:
-        return sum(self.stalls.values())
-
-    @property
-    def total(self) -> int:
-        return self.issue + self.stall
 
     def top_instruction(self) -> InstCost:
         """The line's instruction with the most stall cycles (ties: the most issue cycles)."""
