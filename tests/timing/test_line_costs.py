@@ -157,3 +157,11 @@ def test_top_limits_what_the_table_shows_not_the_shares(conflict_report):
     page = top._repr_html_()
     assert page.count("<tr style=") == 2 and f"{len(full) - 2} more lines" in page
     assert top.text().count("\n") == full.text(top=2).count("\n")
+
+
+@pytest.mark.parametrize("top", [0, -2, "3", 2.0])
+def test_a_bad_top_is_named(conflict_report, top):
+    from workbench.errors import ArgumentValueError
+
+    with pytest.raises(ArgumentValueError, match=r"report.lines\(top="):
+        conflict_report.lines(top=top)

@@ -14,6 +14,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..errors import ArgumentValueError
 from ..text_table import text_table
 from .chips import SOURCES, Chip
 from .line_costs import LineCosts, TimedListing, instruction_costs
@@ -184,6 +185,9 @@ class TimingReport:
         """Modelled cycles per source line (issue + stall by reason), sorted by cost; a header
         line keeps the user's call site (``line 12 > tile.h:40``); ``top``: show only the
         costliest ``top`` lines (the shares stay those of the whole kernel)."""
+        if top is not None and (type(top) is not int or top < 1):
+            raise ArgumentValueError(f"report.lines(top={top!r}): top is the number of lines "
+                                     f"to show, an int >= 1 (or None for all)")
         return LineCosts(self.kernel, self._inst_costs(), self.source, self.header_text, top)
 
     def isa(self) -> TimedListing:
