@@ -367,6 +367,28 @@ def test_sweep_view_hover_shows_the_parameters_and_a_tap_opens_the_report(ran):
     cell.screenshot(path=str(ARTIFACTS / "sweep-view-report.png"))
 
 
+def test_why_views_roofline_chart_lines_table_and_timed_isa_links(ran):
+    """Section 7 of notebook 00: the roofline draws as a bokeh chart (its legend names the
+    ceilings), the per-line table is an HTML table, and a source line of the timed ISA selects
+    its instructions (the lab extension links it as it links the ISA view)."""
+    cell = ran.locator(".jp-CodeCell", has=ran.locator(".cm-line", has_text="rep.roofline()"))
+    cell.first.scroll_into_view_if_needed()
+    chart = cell.first.locator(".jp-OutputArea-output canvas")
+    chart.first.wait_for(state="visible", timeout=30_000)
+    text = ran.evaluate(PAGE_TEXT)
+    assert "roofline of add" in text and "HBM achievable" in text
+    table = ran.locator(".jp-OutputArea-output table", has_text="wait vmcnt").first
+    assert table.locator("tr").count() >= 2
+    timed = ran.locator("div.hipwb", has_text="ISA with modelled cycles per instruction").first
+    timed.scroll_into_view_if_needed()
+    marker = timed.locator("pre span.src", has_text="; line 4").first
+    marker.click()
+    selected = timed.locator("pre .hipwb-ins.hipwb-sel")
+    assert selected.count() >= 3  # the loads, the wait, the add and the store of line 4
+    assert any("s_waitcnt vmcnt(0)" in t for t in selected.all_inner_texts())
+    cell.first.screenshot(path=str(ARTIFACTS / "roofline.png"))
+
+
 def test_no_javascript_errors_and_time(ran):
     assert not ran.errors, "\n".join(ran.errors)
     assert ran.run_all_s < 180
