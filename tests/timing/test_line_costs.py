@@ -165,3 +165,13 @@ def test_a_bad_top_is_named(conflict_report, top):
 
     with pytest.raises(ArgumentValueError, match=r"report.lines\(top="):
         conflict_report.lines(top=top)
+
+
+def test_a_prefix_simulation_says_its_cycles_cover_the_prefix():
+    k = Kernel(wb.compile(CONFLICT, arch="gfx942"), "column_sum")
+    x = np.arange(64 * 64, dtype=np.float32)
+    rep = k.timing[8, 64](x, np.zeros(8 * 64, np.float32), 64, chip="mi300x", max_rows=300)
+    assert not rep.complete
+    assert f"the first {rep.simulated_rows:,} of {rep.total_rows:,}" in rep.lines().text()
+    assert "simulated prefix" in rep.isa().text()
+    assert "simulated prefix" in rep.lines()._repr_html_()

@@ -135,9 +135,11 @@ class LineCosts:
     """
 
     def __init__(self, kernel: str, costs: list[InstCost], source: str | None,
-                 headers: dict | None = None, top: int | None = None):
+                 headers: dict | None = None, top: int | None = None, scope: str = ""):
         self.kernel = kernel
         self.top = top  # how many rows the text and HTML show (None: 12 in text, all in HTML)
+        # what the cycles cover: the simulated CU window, or the prefix of a long stream
+        self.scope = scope or "the simulated CU window"
         self.instructions = costs
         src = source.splitlines() if source else []
         headers = headers or {}
@@ -208,8 +210,8 @@ class LineCosts:
         with, else 12; None: all)."""
         if top == -1:
             top = self.top or 12
-        head = (f"{self.kernel}: cycles per source line ({LABEL}; wave-cycles of the simulated "
-                f"CU window, {self.total_cycles:,} in all, {self.stall_cycles:,} stalled)")
+        head = (f"{self.kernel}: cycles per source line ({LABEL}; wave-cycles of {self.scope}, "
+                f"{self.total_cycles:,} in all, {self.stall_cycles:,} stalled)")
         body = text_table(self.headers(), self.table_rows(top))
         more = (f"\n... {len(self.rows) - top} more lines" if top is not None
                 and len(self.rows) > top else "")
@@ -229,7 +231,7 @@ class LineCosts:
             cells = "".join(f"<td>{html.escape(str(v))}</td>" for v in row)
             body.append(f'<tr style="background: rgba(230, 85, 13, {heat:.2f})">{cells}</tr>')
         return (f"<div><b>{html.escape(self.kernel)}</b>: cycles per source line ({LABEL}; "
-                f"wave-cycles of the simulated CU window, {self.total_cycles:,} in all, "
+                f"wave-cycles of {html.escape(self.scope)}, {self.total_cycles:,} in all, "
                 f"{self.stall_cycles:,} stalled)<table><tr>{head}</tr>{''.join(body)}</table>"
                 f"{more}</div>")
 
@@ -239,9 +241,10 @@ class TimedListing:
     source lines interleaved where the location changes (as the ISA view shows them)."""
 
     def __init__(self, kernel: str, instructions: Sequence, costs: list[InstCost],
-                 source: str | None, headers: dict | None = None):
+                 source: str | None, headers: dict | None = None, scope: str = ""):
         self.kernel = kernel
         self.headers = headers or {}
+        self.scope = scope or "the simulated CU window"
         self.instructions = instructions
         self.costs = {c.index: c for c in costs}
         self.total = sum(c.total for c in costs) or 1
@@ -270,7 +273,7 @@ class TimedListing:
 
     def text(self) -> str:
         head = (f"{self.kernel}: ISA with modelled cycles per instruction (issue + stall, "
-                f"wave-cycles of the simulated CU window; {LABEL})")
+                f"wave-cycles of {self.scope}; {LABEL})")
         return "\n".join([head] + [f"{c:>15}  {t}" for c, _, t in self.rows()])
 
     def __repr__(self) -> str:

@@ -188,13 +188,20 @@ class TimingReport:
         if top is not None and (type(top) is not int or top < 1):
             raise ArgumentValueError(f"report.lines(top={top!r}): top is the number of lines "
                                      f"to show, an int >= 1 (or None for all)")
-        return LineCosts(self.kernel, self._inst_costs(), self.source, self.header_text, top)
+        return LineCosts(self.kernel, self._inst_costs(), self.source, self.header_text, top,
+                         self._scope())
+
+    def _scope(self) -> str:
+        """What the per-instruction cycles cover ("" for the whole simulated CU window)."""
+        return "" if self.complete else (
+            f"the simulated prefix: the first {self.simulated_rows:,} of {self.total_rows:,} "
+            f"wave-instructions of the CU window")
 
     def isa(self) -> TimedListing:
         """The ISA listing with each instruction's modelled cycles and share (a heat column),
         source lines interleaved."""
         return TimedListing(self.kernel, self.instructions, self._inst_costs(), self.source,
-                            self.header_text)
+                            self.header_text, self._scope())
 
     def _inst_costs(self) -> list:
         return instruction_costs(self.instructions, self.inst_issue, self.inst_stall)
