@@ -150,7 +150,7 @@ class PressureView(InteractiveView):
         for t in sorted(self.thresholds(), key=lambda t: -t.registers):
             fig.add_layout(Span(location=t.registers, dimension="width", line_color=_LIMIT,
                                 line_dash="dashed"))
-            if last - t.registers < self.top() * 0.06:  # too close to the label above
+            if last - t.registers < self.top() * 0.09:  # too close to the label above
                 continue
             last = t.registers
             fig.add_layout(Label(x=4, x_units="screen", y=t.registers, y_offset=2,
