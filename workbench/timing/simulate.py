@@ -47,7 +47,7 @@ GEN_STRIDE = 1 << 24  # wave/group ids of later generations: id + generation * G
 STALL_REASONS = ("wait vmcnt", "wait lgkmcnt", "barrier", "nop/sleep", "MFMA pipe busy",
                  "VALU busy", "LDS port busy", "VMEM issue busy", "issue slot taken",
                  "LDS conflict")
-R_CONFLICT = 9
+R_CONFLICT = STALL_REASONS.index("LDS conflict")
 
 
 @dataclass
@@ -171,15 +171,20 @@ def simulate(rows_of: dict, simd_of: dict, group_of: dict, costs: RowCosts, chip
             push(heap, (tn, -prio[w2], age[w2], w2))
         arrived[g] = []
 
-    def charge_conflict(w, d: int) -> int:
-        """Charge up to the awaited DS instructions' conflict cycles of an lgkmcnt stall ``d``
-        to those instructions ("LDS conflict"), oldest first; the rest of ``d`` is returned."""
-        for i, extra in conflict.pop(w):
-            c = d if extra > d else extra
-            stalls[w][R_CONFLICT] += c
-            acc_stall[i * n_r + R_CONFLICT] += c
-            d -= c
-        return d
+    def charge(w, r, d: int) -> None:
+        """Charge wave ``w``'s stall of ``d`` cycles before row ``r`` to its reason: a
+        wait/barrier/nop's to that instruction (``blame``), any other to ``r``'s. Of an lgkmcnt
+        wait, up to the awaited DS instructions' conflict cycles go to those instructions as
+        "LDS conflict", oldest first."""
+        y = why[w]
+        if y == 1 and w in conflict:
+            for i, extra in conflict.pop(w):
+                c = d if extra > d else extra
+                stalls[w][R_CONFLICT] += c
+                acc_stall[i * n_r + R_CONFLICT] += c
+                d -= c
+        stalls[w][y] += d
+        acc_stall[(blame[w] if y <= 3 else inst[r]) * n_r + y] += d
 
     t = 0
     while heap:
@@ -208,25 +213,15 @@ def simulate(rows_of: dict, simd_of: dict, group_of: dict, costs: RowCosts, chip
             if slot_used[s][cat] == tf:
                 tf += II
             if tf > t:
-                d = t - want[w]
-                if d > 0:  # the wait/barrier part so far stays with its own reason
-                    y = why[w]
-                    if y == 1 and w in conflict:
-                        d = charge_conflict(w, d)
-                    stalls[w][y] += d
-                    acc_stall[(blame[w] if y <= 3 else inst[r]) * n_r + y] += d
+                if t > want[w]:  # the wait/barrier part so far stays with its own reason
+                    charge(w, r, t - want[w])
                     want[w] = t
                 why[w] = reason
                 push(heap, (tf, -prio[w], ag, w))
                 continue
             slot_used[s][cat] = t
-            d = t - want[w]
-            if d > 0:
-                y = why[w]
-                if y == 1 and w in conflict:
-                    d = charge_conflict(w, d)
-                stalls[w][y] += d
-                acc_stall[(blame[w] if y <= 3 else inst[r]) * n_r + y] += d
+            if t > want[w]:
+                charge(w, r, t - want[w])
             acc_issue[inst[r]] += II
             if k == C.MFMA:
                 c = cyc[r]
@@ -273,13 +268,8 @@ def simulate(rows_of: dict, simd_of: dict, group_of: dict, costs: RowCosts, chip
                 span = None
             nxt = t + II
         else:  # internal: handled in the instruction buffer, one slot
-            d = t - want[w]
-            if d > 0:
-                y = why[w]
-                if y == 1 and w in conflict:
-                    d = charge_conflict(w, d)
-                stalls[w][y] += d
-                acc_stall[(blame[w] if y <= 3 else inst[r]) * n_r + y] += d
+            if t > want[w]:
+                charge(w, r, t - want[w])
             if k != C.END:
                 acc_issue[inst[r]] += II
             nxt = t + II
