@@ -25,7 +25,7 @@ import html
 import importlib
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from ..argument_types import checked
@@ -110,7 +110,6 @@ class Roofline:
     points: tuple
     labels: tuple  # one per report
     notes: tuple = ()
-    reports: tuple = field(default=(), repr=False, compare=False)
 
     def ceiling(self, name: str) -> Ceiling:
         for c in self.ceilings:
@@ -330,7 +329,7 @@ def build(reports: Sequence[Any], labels: Sequence[str] | None = None,
     if any(c.assumed for c in drawn):
         notes.append("ceilings with an ASSUMPTION among their parameters are drawn dashed: "
                      + ", ".join(c.name for c in drawn if c.assumed))
-    return Roofline(chip, clock, tuple(drawn), tuple(points), labs, tuple(notes), tuple(reports))
+    return Roofline(chip, clock, tuple(drawn), tuple(points), labs, tuple(notes))
 
 
 @checked(public="roofline", own=("reports",))
