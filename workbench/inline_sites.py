@@ -23,10 +23,12 @@ class Site:
     """One instruction's origin: ``user_line`` (the user's file, None when no frame is in it)
     and ``header``: the header frames from the user's call inwards, ``"tile.h:40 > sync.h:24"``,
     one per file (a header's calls within itself fold into the line first reached), None when
-    the instruction is the user's own code."""
+    the instruction is the user's own code; ``header_file``: the path of the last header in
+    that chain, as the line tables name it (where its line's text can be read)."""
 
     user_line: int | None
     header: str | None
+    header_file: str | None = None
 
 
 def inline_sites(symbolizer: str, elf: Path, addrs: Iterable[int],
@@ -66,10 +68,13 @@ def inline_sites(symbolizer: str, elf: Path, addrs: Iterable[int],
         # the innermost frame in the user's file is the line that called into the headers
         inside = frames[:mine[0]] if mine else frames
         chain: list[tuple[str, int]] = []
+        path = None
         for f in reversed(inside):  # from the user's call inwards; a file's own inner calls
             name = f["FileName"].rsplit("/", 1)[-1]  # (its helpers) fold into its first line
             if not chain or chain[-1][0] != name:
                 chain.append((name, int(f["Line"])))
+                path = f["FileName"]
         header = " > ".join(f"{n}:{ln}" for n, ln in chain) or None
-        sites[addr] = Site(int(frames[mine[0]]["Line"]) if mine else None, header)
+        sites[addr] = Site(int(frames[mine[0]]["Line"]) if mine else None, header,
+                           path if header else None)
     return sites

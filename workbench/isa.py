@@ -44,6 +44,7 @@ class Instruction:
     # code inlined from a header: "file.h:line" there; source_line is then the user's line
     # that called into the header (workbench.inline_sites), None when no user frame is known
     header: str | None = None
+    header_file: str | None = None  # the path of the last header in ``header`` (its line tables')
 
     def location(self) -> str:
         """"source line 10", "source line 10 (inlined from tile.h:4 > sync.h:24)" or ""."""
@@ -219,7 +220,8 @@ def _placed(ins: Instruction, site: Any) -> Instruction:
     """An instruction inlined from a header, given its user call-site line and header line."""
     if site is None or ins.source_line is not None or site.header is None:
         return ins
-    return replace(ins, source_line=site.user_line, header=site.header)
+    return replace(ins, source_line=site.user_line, header=site.header,
+                   header_file=site.header_file)
 
 
 _GETPC_ADD = ("s_add_u32", "s_add_co_u32")

@@ -460,24 +460,11 @@ class _TimingLauncher:
         rep = _with_compiler_notes(rep, res.stream, info, k.module[ch.arch].command)
         # the source the listing's line numbers count in, and the header lines code was inlined
         # from (report.lines() quotes them)
-        from ..prelude import INCLUDE_DIR
         from ..timing.line_costs import header_lines
 
         src = "\n" * (k.module.first_line - 1) + k.module.source
-        dirs = [*k.module.include_dirs, *_include_options(k.module.options), INCLUDE_DIR]
         return dataclasses.replace(rep, source=src,
-                                   header_text=header_lines(res.stream.instructions, dirs))
-
-
-def _include_options(options: Any) -> list[str]:
-    """The ``-I`` folders among a module's compile options (``-Idir`` or ``-I dir``)."""
-    opts, out = list(options or ()), []
-    for i, o in enumerate(opts):
-        if o == "-I" and i + 1 < len(opts):
-            out.append(opts[i + 1])
-        elif o.startswith("-I") and len(o) > 2:
-            out.append(o[2:])
-    return out
+                                   header_text=header_lines(res.stream.instructions))
 
 
 def _with_compiler_notes(rep: Any, stream: Any, info: KernelInfo, command: Any) -> Any:

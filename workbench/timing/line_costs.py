@@ -40,27 +40,22 @@ def innermost(header: str | None) -> str | None:
     return header.rsplit(" > ", 1)[-1] if header else None
 
 
-def header_lines(instructions: Iterable, dirs: Iterable[Path | str]) -> dict[str, str]:
+def header_lines(instructions: Iterable) -> dict[str, str]:
     """``{"file.h:43": text of that line}`` for the innermost header line of every inlined
-    instruction whose header is found (by name) in ``dirs`` or their subfolders."""
+    instruction, read from the header the line tables name (``isa.Instruction.header_file``);
+    a header that can no longer be read is left out."""
     want: dict[str, set[int]] = {}
     for ins in instructions:
-        loc = innermost(getattr(ins, "header", None))
-        if loc and ":" in loc:
-            name, _, n = loc.rpartition(":")
-            if n.isdigit():
-                want.setdefault(name, set()).add(int(n))
+        loc, path = innermost(getattr(ins, "header", None)), getattr(ins, "header_file", None)
+        if loc and path and loc.rpartition(":")[2].isdigit():
+            want.setdefault(path, set()).add(int(loc.rpartition(":")[2]))
     out: dict[str, str] = {}
-    roots = [Path(d) for d in dirs]
-    for name, nums in want.items():
-        path = next((p for d in roots for p in ([d / name] + sorted(d.rglob(name)))
-                     if p.is_file()), None) if roots else None
-        if path is None:
-            continue
+    for path, nums in want.items():
         try:
-            text = path.read_text(errors="replace").splitlines()
+            text = Path(path).read_text(errors="replace").splitlines()
         except OSError:
             continue
+        name = path.rsplit("/", 1)[-1]
         out.update({f"{name}:{n}": text[n - 1].strip() for n in nums if 0 < n <= len(text)})
     return out
 
