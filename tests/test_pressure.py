@@ -21,9 +21,9 @@ import pytest
 
 import workbench as wb
 from workbench.arch import get as get_arch
-from workbench.isa import Instruction, parse_asm
+from workbench.isa import Instruction, branch_target, parse_asm
 from workbench.operand_roles import AGPR_BASE, SGPR_BASE, def_use, register_ranges
-from workbench.pressure import branch_target, liveness, pressure
+from workbench.pressure import liveness, pressure
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -30,6 +30,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from .isa import branch_target
+
 _REG = re.compile(r"\b([sva])\[(\d+):(\d+)\]|\b([sva])(\d+)\b|\b(vcc|exec|m0|scc)(?:_lo|_hi)?\b"
                   r"|\b(ttmp)(\d+)\b|\bttmp\[(\d+):(\d+)\]")
 _NO_EFFECT = ("s_waitcnt", "s_barrier", "s_nop", "s_endpgm", "s_branch", "s_sendmsg",
@@ -265,13 +267,12 @@ def _propagate(insts: list, entry: dict, ptr: frozenset, explicit_end: int,
     """Flow-sensitive taint over the control-flow graph (basic blocks, a worklist, union at
     joins); memory's taint is kernel-wide (another wave may load what one stored later in
     program order), so the blocks are re-run until it stops growing."""
-    base = insts[0].addr
     addr_index = {ins.addr: i for i, ins in enumerate(insts)}
     leaders = {0}
     for i, ins in enumerate(insts):
         if ins.mnemonic.startswith(("s_branch", "s_cbranch", "s_endpgm", "s_setpc")):
             leaders.add(i + 1)
-            t = _branch_target(ins, base)
+            t = branch_target(ins)
             if t is not None:
                 if t not in addr_index:
                     raise _GiveUp(f"a branch to 0x{t:x}, outside the listing")
@@ -283,7 +284,7 @@ def _propagate(insts: list, entry: dict, ptr: frozenset, explicit_end: int,
     def succs(b: int) -> list[int]:
         last = insts[ends[b] - 1]
         out = []
-        t = _branch_target(last, base)
+        t = branch_target(last)
         if t is not None:
             out.append(addr_index[t])
         if not last.mnemonic.startswith(("s_branch", "s_endpgm", "s_setpc")) and \
@@ -359,14 +360,6 @@ def _run_block(insts: list, ops_of: list, lo: int, hi: int, st: _State, memory: 
             if r in may:
                 must, may = must - {r}, may - {r}
     return _State(taint, touched, must, may)
-
-
-def _branch_target(ins: Any, base: int) -> int | None:
-    """The address a branch goes to (objdump prints ``symbol+0xOFF``), None if not one."""
-    if not ins.mnemonic.startswith(("s_branch", "s_cbranch")) or not ins.target:
-        return None
-    m = re.search(r"\+0x([0-9a-f]+)$", ins.target)
-    return None if m is None else base + int(m.group(1), 16)
 
 
 Writes = list[tuple[tuple, frozenset[int]]]

@@ -238,6 +238,32 @@ def _literal(tok: str) -> int | None:
         return None
 
 
+# branches that go through registers, not to a SIMM16 offset (GCN3 fork/join)
+_NOT_JUMPS = ("s_cbranch_join", "s_cbranch_g_fork", "s_cbranch_i_fork")
+
+
+def branch_target(ins: Instruction, starts: dict[str, int] | None = None) -> int | None:
+    """The address a branch (``s_branch``, ``s_cbranch_*``) goes to, else None.
+
+    SOPP branches: PC = PC + 4 + SIMM16 * 4 (AMD CDNA3 ISA, "SOPP"); objdump prints SIMM16 as
+    an unsigned 16-bit number ("s_cbranch_scc0 65527" is -9). Where the operand is no number,
+    the label objdump prints ("kernel+0x78", ``Instruction.target``) is read against
+    ``starts`` (symbol -> start address).
+    """
+    m = ins.mnemonic
+    if not (m == "s_branch" or m.startswith("s_cbranch_")) or m.startswith(_NOT_JUMPS):
+        return None
+    try:
+        simm = int(ins.regs[0], 0) & 0xFFFF
+        return ins.addr + ins.size + 4 * (simm - 0x10000 if simm & 0x8000 else simm)
+    except (IndexError, ValueError):
+        pass
+    sym, _, off = (ins.target or "").partition("+")
+    if starts and sym in starts:
+        return starts[sym] + (int(off, 16) if off else 0)
+    return None
+
+
 def call_targets(instructions: list[Instruction]) -> list[int]:
     """Addresses that ``s_getpc_b64 s[n:n+1]; s_add_u32 sn, sn, lo; s_addc_u32 sn+1, sn+1, hi``
     forms: LLVM's PC-relative call sequence (SIInstrInfo / AMDGPU "SI_PC_ADD_REL_OFFSET",

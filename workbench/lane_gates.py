@@ -39,7 +39,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from .argument_flow import (
-    _branch_target,
     _carry_out,
     _kernarg_sgpr,
     _ops,
@@ -47,6 +46,7 @@ from .argument_flow import (
     argument_flow,
     read_operands,
 )
+from .isa import branch_target
 
 _CMP = re.compile(r"v_cmp(x?)_(lt|le|gt|ge)_([iu])(32|64)(?:_e32|_e64)?$")
 _TRIVIAL = ("s_endpgm", "s_waitcnt", "s_nop", "s_code_end", "s_wait_", "s_delay_alu",
@@ -240,11 +240,11 @@ def _dests(ins: Any, ops: list) -> list[tuple]:
     return list(ops[0]) + (list(ops[1]) if _carry_out(m, ops) else [])
 
 
-def _succs(insts: list, i: int, base: int, index: dict) -> list[int]:
+def _succs(insts: list, i: int, index: dict) -> list[int]:
     ins = insts[i]
     m = ins.mnemonic
     out = []
-    t = _branch_target(ins, base)
+    t = branch_target(ins)
     if t is not None:
         if t not in index:
             return [-1]
@@ -258,7 +258,6 @@ def _succs(insts: list, i: int, base: int, index: dict) -> list[int]:
 def _region_ok(insts: list, ops_of: list, g: int, saved: frozenset, kptr: tuple) -> bool:
     """Rules 3 and 4 for the gate that narrows EXEC at instruction ``g``, the mask before
     it held in ``saved``."""
-    base = insts[0].addr
     index = {ins.addr: k for k, ins in enumerate(insts)}
     kp = not any(r in kptr for k in range(g + 1) for r in _dests(insts[k], ops_of[k]))
     # per instruction: (masks within the gate [must], SCC may come from a mask op [may],
@@ -273,10 +272,10 @@ def _region_ok(insts: list, ops_of: list, g: int, saved: frozenset, kptr: tuple)
         if res is None:
             return False
         if res == "restore":
-            if not _ends(insts, i, base, index):
+            if not _ends(insts, i, index):
                 return False
             continue
-        for n in _succs(insts, i, base, index):
+        for n in _succs(insts, i, index):
             if n < 0:
                 return False
             old = state.get(n)
@@ -288,9 +287,9 @@ def _region_ok(insts: list, ops_of: list, g: int, saved: frozenset, kptr: tuple)
     return True
 
 
-def _ends(insts: list, i: int, base: int, index: dict) -> bool:
+def _ends(insts: list, i: int, index: dict) -> bool:
     """Whether only trivial instructions are reachable after instruction ``i``."""
-    seen, work = set(), [n for n in _succs(insts, i, base, index)]
+    seen, work = set(), [n for n in _succs(insts, i, index)]
     while work:
         n = work.pop()
         if n < 0:
@@ -301,7 +300,7 @@ def _ends(insts: list, i: int, base: int, index: dict) -> bool:
         m = insts[n].mnemonic
         if not (m.startswith(_TRIVIAL) or m.startswith("s_branch")):
             return False
-        work += _succs(insts, n, base, index)
+        work += _succs(insts, n, index)
     return True
 
 

@@ -47,43 +47,19 @@ import numpy as np
 
 from .arch import get as get_arch
 from .errors import ArgumentValueError
+from .isa import branch_target
 from .occupancy import occupancy_table, unified_vgpr_count
 from .operand_roles import def_use, reg_class, register_ranges
 from .text_table import text_table
 
-__all__ = ["Liveness", "METHODS", "Peak", "Pressure", "Threshold", "branch_target",
+__all__ = ["Liveness", "METHODS", "Peak", "Pressure", "Threshold",
            "liveness", "pressure"]
 
 PRESSURE_VIEW = "workbench.widgets.pressure_view"
 METHODS = ("dataflow", "walk")
 KINDS = ("vgpr+agpr", "vgpr", "agpr", "sgpr")
 _ENDS = ("s_endpgm", "s_setpc_b64", "s_rfe_b64", "s_code_end")
-_NOT_JUMPS = ("s_cbranch_join", "s_cbranch_g_fork", "s_cbranch_i_fork")
-
-
 # -- control flow ------------------------------------------------------------------------------
-def branch_target(ins: Any, starts: dict[str, int] | None = None) -> int | None:
-    """The address a branch (``s_branch``, ``s_cbranch_*``) goes to, else None.
-
-    SOPP branches: PC = PC + 4 + SIMM16 * 4 (AMD CDNA3 ISA, "SOPP"); objdump prints SIMM16 as
-    an unsigned 16-bit number ("s_cbranch_scc0 65527" is -9). Where the operand is no number,
-    the label objdump prints ("kernel+0x78", ``Instruction.target``) is read against
-    ``starts`` (symbol -> start address).
-    """
-    m = ins.mnemonic
-    if not (m == "s_branch" or m.startswith("s_cbranch_")) or m.startswith(_NOT_JUMPS):
-        return None
-    try:
-        simm = int(ins.regs[0], 0) & 0xFFFF
-        return ins.addr + ins.size + 4 * (simm - 0x10000 if simm & 0x8000 else simm)
-    except (IndexError, ValueError):
-        pass
-    sym, _, off = (ins.target or "").partition("+")
-    if starts and sym in starts:
-        return starts[sym] + (int(off, 16) if off else 0)
-    return None
-
-
 @dataclass(frozen=True)
 class _Code:
     """What both passes read: per instruction its defs/uses (bit masks over ``registers``),
