@@ -154,7 +154,8 @@ def test_every_chip_parameter_names_its_source():
         assert chip.peak_flops("bf16") is not None
     assert abs(get_chip("MI300X").peak_flops("bf16") / 1e12 - 1307.4) < 1.0
     assert abs(get_chip("mi355x").peak_flops("fp8") / 1e12 - 5033) < 5
-    with pytest.raises(ValueError, match="unknown chip 'h100'; modelled chips: mi300x, mi355x"):
+    with pytest.raises(ValueError,
+                       match="unknown chip 'h100'; modelled chips: mi300x, mi325x, mi355x"):
         get_chip("h100")
 
 
@@ -182,7 +183,8 @@ def test_predict_refuses_a_stream_of_another_arch():
 def test_report_text_is_labelled_modelled_and_lists_sources(mfma_report):
     t = mfma_report.text()
     assert "modelled" in mfma_report.summary()
-    assert "FACTS §6" in t and "ASSUMPTION" in t and "L2 hit model" in t
+    assert "FACTS §6" in t and "ASSUMPTION" in t and "vL1D" in t
+    assert "This timing leans on" in t and "clock_load_rule" in t  # the report names them
     # the MFMA loop's load and clock depend a little on the LLVM's schedule (99% and 1.21 GHz
     # with LLVM 22, 98% with LLVM 19): check the line's form and that it states the report's own
     # numbers, near MI300X's sourced 1.207 GHz sustained bf16 clock

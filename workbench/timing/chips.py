@@ -69,6 +69,12 @@ SOURCES = {
              "busy, 'clock-independent'); fewer L2 misses -> 'power drops ... sustained clock "
              "... lifts'",
     "ASSUMPTION": "no primary source found in this project's references; a stated model choice",
+    "FITTED": "no published value found: fitted once, jointly over all eleven rungs of the "
+              "CDNA4 FP8 GEMM blog (ROCm/rocm-blogs @ c9ef8066, Table 5) and HipKittens' bf16 "
+              "GEMMs, never to one kernel; tests/bench/timing.py prints the fit",
+    "MI325XSPEC": "AMD Instinct MI325X data sheet: 256 GB HBM3E at 6.0 TB/s (MI300X: 192 GB "
+                  "HBM3 at 5.3 TB/s), same 304 CUs and 2.1 GHz peak engine clock, 1000 W "
+                  "typical board power (MI300X: 750 W)",
 }
 
 
@@ -84,6 +90,11 @@ class Param:
     @property
     def assumed(self) -> bool:
         return self.source.startswith("ASSUMPTION")
+
+    @property
+    def fitted(self) -> bool:
+        """Fitted jointly to published measurements (tests/bench/timing.py), not measured."""
+        return self.source.startswith("FITTED")
 
 
 @dataclass(frozen=True)
@@ -177,6 +188,18 @@ def _common(lds_read_port: float, lds_read_src: str) -> dict:
                              "conflicts: 50 / 55 cycles round trip, MI308X = CDNA3)",
                              "the model adds the port and bank time on top"),
         "lds_read_port": Param(lds_read_port, "B/clk per SIMD pair", lds_read_src),
+        "l2_efficiency": Param(
+            0.65, "x the L2 peak", "FITTED: jointly over the CDNA4 FP8 GEMM blog's eleven rungs "
+            "(tests/bench/timing.py)", "the share of the L2's 128 B/clk per channel that a "
+            "CU's requests get under full load (channel conflicts, queueing); no public "
+            "measurement of achievable L2 bandwidth on MI300X/MI355X found (HBM's measured "
+            "share, BENCH, is 0.78)"),
+        "l2_cycles_per_line_cu": Param(
+            2.8, "cycles per 128-B line", "FITTED: jointly over the CDNA4 FP8 GEMM blog's eleven "
+            "rungs and HipKittens' bf16 GEMMs (tests/bench/timing.py)", "the least time between "
+            "two of one CU's L2 line requests, however idle the other CUs (the vL1D-to-L2 "
+            "request path); the published kernels that move the most data per CU all run at "
+            "0.21-0.26 distinct lines per cycle per CU"),
         "lds_write_port": Param(64, "B/clk per SIMD pair",
                                 "RPC pipeline-descriptions via FACTS §3.1: address and data share "
                                 "the input port (b32 store: 8 cycles, b128: 20)"),
@@ -193,10 +216,30 @@ def _common(lds_read_port: float, lds_read_src: str) -> dict:
                                  "> 4 bytes per lane (dwordx2/x3/x4, also into LDS), or "
                                  "<= 4 bytes spread over more lines than their size needs "
                                  "(scattered lanes: no fast case, so the quad rate); stores too"),
+        "ta_cycles_per_quad_line": Param(
+            1, "cycles per distinct line of a lane quad",
+            "GPUOPEN (address generation for one quad of 4 lanes per clock) extended by an "
+            "ASSUMPTION: a quad whose lanes touch k distinct lines takes k clocks",
+            "so an uncoalesced load costs the distinct lines of its quads (64 for a wave of byte "
+            "loads from 16 rows, 4 lanes per row); checked against the CDNA4 FP8 blog's naive "
+            "and LDS-tiling rungs, not fitted"),
         "l1_bytes_per_clk": Param(128, "B/clk per CU",
                                   "RPCSOL (vL1D Cache BW peak = max_sclk x 128 B x CUs: one "
                                   "128-byte line lookup per CU per clock)"),
         "line_bytes": Param(128, "B", "CDNA3WP (128-byte L2 line)"),
+        "l1_bytes": Param(32 * 1024, "B per CU", "GPUSPECS (L1 vector cache 32 KiB per CU on "
+                          "MI300X, MI325X and MI355X)", "128-B lines in l1_sets sets, LRU within "
+                          "a set, allocating on a load miss; stores write through to L2 without "
+                          "allocating (ASSUMPTION: the replacement and write policy are not "
+                          "published)"),
+        "l1_sets": Param(4, "sets", "wave-lang documentation, 'Buffer Loads, Stores, and L1 "
+                         "Cache Swizzling' (IREE/AMD): on MI300-class GPUs the L1 cache is "
+                         "divided into 4 cache sets indexed by address bits 7 and 8, so "
+                         "power-of-two strides of 256 B or more all map to one set",
+                         "each set holds l1_bytes / 4 / 128 = 64 lines; CDNA3's organisation, "
+                         "also used for CDNA4"),
+        "l1_latency": Param(112, "cycles", "LATMEAS (vL1D hit, MI300X, shader clock)",
+                            "CDNA3 measurement, also used for CDNA4"),
         "l2_bytes_per_clk_xcd": Param(2048, "B/clk per XCD", "CDNA3WP / MI350DOC / RPCSOL: 16 "
                                       "channels x 128 B/clk"),
         "l2_latency": Param(224, "cycles", "LATMEAS (NT load, bypasses vL1D, hits L2; "
@@ -207,6 +250,13 @@ def _common(lds_read_port: float, lds_read_src: str) -> dict:
                              "MI308X = CDNA3)", "L2-miss load-to-use latency; LATMEAS's single "
                              "cold first load (1212) also pays first-touch costs; CDNA3 value "
                              "used for CDNA4"),
+        "vmem_lines_in_flight": Param(
+            128, "128-B line requests per CU", "FITTED: jointly over the CDNA4 FP8 GEMM "
+            "blog's eleven rungs (tests/bench/timing.py); no public figure found for the vL1D's "
+            "outstanding-miss capacity", "a CU's global/buffer line requests between issue and "
+            "data return; a request waits for a free slot, so a CU moves at most this many lines "
+            "per round-trip latency (Little's law): memory latency under load comes out of "
+            "occupancy rather than a bigger constant"),
         "barrier_latency": Param(4, "cycles", f"{A}: one issue slot after the last arrival"),
         "sleep_unit": Param(64, "cycles per SIMM16", "ISA (s_sleep)"),
     }
@@ -256,9 +306,11 @@ MI355X = Chip("mi355x", "AMD Instinct MI355X", "gfx950", {
         1.438, "GHz", "GLUON (MI355 FP16 GEMM: 1489 TFLOPS at 98.75% MFMA efficiency)",
         "1489e12 / (256 x 4096 x 0.9875) = 1.438e9; a lower bound as for fp8"),
     "clock_sustained_ghz_bf16": Param(
-        1.438, "GHz", "GLUON (the FP16 figure: no BF16 figure found; same MFMA rate)",
-        "as clock_sustained_ghz_f16 (MAF: on MI300X BF16 ran 8% faster than FP16); the "
-        "other matrix dtypes reuse it too"),
+        1.557, "GHz", "GLUON x MAF: GLUON's FP16 figure (1.438 GHz) times the BF16 / FP16 "
+        "sustained-clock ratio AMD measured on MI300X (MAF: 1207 / 1115 MHz = 1.083); no MI355X "
+        "BF16 figure found",
+        "the ratio is an MI300X measurement applied to MI355X (ASSUMPTION); the other matrix "
+        "dtypes reuse this clock"),
     **_clock_rule(),
     "hbm_achievable_tbs": Param(6.2, "TB/s", "BENCH-derived: MI300X's measured copy fraction "
                                 "(4.11 / 5.3 = 0.775) times 8.0 TB/s; no MI355X copy measurement "
@@ -272,11 +324,24 @@ MI355X = Chip("mi355x", "AMD Instinct MI355X", "gfx950", {
     **_common(128, "MI350DOC 'doubled read bandwidth' (FACTS §3.1): 2 x 64 B/clk"),
 })
 
-CHIPS = {c.name: c for c in (MI300X, MI355X)}
+MI325X = Chip("mi325x", "AMD Instinct MI325X", "gfx942", {
+    **MI300X.params,
+    "hbm_tbs": Param(6.0, "TB/s", "MI325XSPEC (HBM3E; MI300X: 5.3)"),
+    "hbm_achievable_tbs": Param(
+        4.65, "TB/s", "BENCH-derived: MI300X's measured copy fraction (4.11 / 5.3 = 0.775) times "
+        "6.0 TB/s; no MI325X copy measurement found"),
+    "clock_sustained_ghz_bf16": Param(
+        1.207, "GHz", "MAF (MI300X's figure, used for MI325X)",
+        "ASSUMPTION: MI325X's 1000 W power limit (MI300X: 750 W, MI325XSPEC) should sustain a "
+        "higher clock under matrix load, but no MI325X figure is published, so MI300X's is kept "
+        "(matrix-bound kernels are likely modelled somewhat slow); f16 and fp8 likewise"),
+})
+
+CHIPS = {c.name: c for c in (MI300X, MI325X, MI355X)}
 
 
 def get_chip(chip: str | Chip) -> Chip:
-    """A chip by name ('mi300x', 'mi355x'), case-insensitive; a Chip passes through."""
+    """A chip by name ('mi300x', 'mi325x', 'mi355x'), case-insensitive; a Chip passes through."""
     if isinstance(chip, Chip):
         return chip
     key = str(chip).lower().replace(" ", "").replace("-", "")

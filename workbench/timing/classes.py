@@ -1,7 +1,8 @@
 """Instruction classes of the timing model: which unit an instruction uses and what it costs.
 
 Why separate: the class table is the one place a reader checks how an instruction is timed.
-Classes: VALU, TRANS (quarter-rate VALU), MFMA (matrix pipe, cycles from the layout catalog or
+Classes: VALU, TRANS (quarter-rate VALU: transcendentals and 32-bit integer multiplies),
+MFMA (matrix pipe, cycles from the layout catalog or
 SISchedule.td passes), SALU, SMEM (lgkmcnt), BRANCH, LDS (lgkmcnt; bank cycles from
 workbench.lds), VMEM_LOAD / VMEM_STORE (vmcnt), and the internal ones handled in the instruction
 buffer: WAIT (s_waitcnt), BARRIER, NOP (s_nop), SLEEP, PRIO (s_setprio), END, and COMPILE_ONLY
@@ -26,6 +27,9 @@ CATEGORY = {VALU: 0, TRANS: 0, MFMA: 0, SALU: 1, SMEM: 1, BRANCH: 2, LDS: 3, VME
             VMEM_STORE: 4}
 
 _TRANS = re.compile(r"^v_(exp|log|rcp|rsq|sqrt|sin|cos)_")
+# 32-bit integer multiplies are quarter rate: LLVM AMDGPUTargetTransformInfo.cpp, ISD::MUL
+# ("i32: QuarterRateCost"; an i64 multiply is four of them plus full-rate adds)
+_INT_MUL = re.compile(r"^v_(mul_lo_u32|mul_lo_i32|mul_hi_u32|mul_hi_i32|mad_u64_u32|mad_i64_i32)")
 _SHAPE = re.compile(r"(\d+)x(\d+)x(\d+)")
 _BRANCH = ("s_branch", "s_cbranch", "s_setpc", "s_swappc", "s_getpc", "s_call")
 _SMEM = ("s_load", "s_buffer_load", "s_store", "s_buffer_store", "s_dcache", "s_memtime",
@@ -109,7 +113,8 @@ def classify(mnemonic: str, text: str, arch: str, trans_cycles: int = 16,
     if mn.startswith(("v_mfma", "v_smfmac")):
         return mfma_class(mn, arch)
     if mn.startswith("v_"):
-        return InstClass(TRANS, trans_cycles) if _TRANS.match(mn) else InstClass(VALU)
+        quarter = _TRANS.match(mn) or _INT_MUL.match(mn)
+        return InstClass(TRANS, trans_cycles) if quarter else InstClass(VALU)
     if mn.startswith("ds_"):
         return InstClass(LDS)
     if mn.startswith(("global_", "buffer_", "flat_", "scratch_")):

@@ -28,6 +28,8 @@ class RowCosts:
     lds_conflict: list  # LDS: the bank cycles that are conflicts (workbench.lds conflict_cycles)
     lds_dma: list  # VMEM loads into LDS (``lds`` modifier, global_load_lds_*): bank cycles
     vm_cycles: list  # VMEM: data-path service cycles (max of L1, L2-share, HBM-share rates)
+    vm_lines: list  # VMEM: 128-byte line requests of the row (for the CU's in-flight bound)
+    vm_ids: list  # VMEM loads: the row's line ids (vL1D tags), or None (not recorded / stores)
     ta: list  # VMEM: texture-addresser cycles (``ta_address_cycles``)
     waits: list  # WAIT: (vmcnt, lgkmcnt, expcnt)
     prio: list
@@ -36,6 +38,7 @@ class RowCosts:
     lds_estimated: int = 0  # LDS rows costed without addresses (trace truncated)
     inst: list = field(default_factory=list)  # instruction index of each row
     lds_bytes: float = 0.0  # bytes the rows moved through the LDS (DS and loads into LDS)
+    line_cost: tuple = (0.0, 0.0)  # data-path cycles per line: (vL1D, one L2 request)
 
 
 def _classes(stream: InstStream, chip: Chip) -> dict:
@@ -94,18 +97,46 @@ def _lds_record_costs(stream: InstStream, chip: Chip) -> dict:
 
 
 def ta_address_cycles(nbytes: np.ndarray, active: np.ndarray, lines: np.ndarray,
-                      chip: Chip) -> np.ndarray:
+                      chip: Chip, quad_lines: np.ndarray | None = None) -> np.ndarray:
     """Texture-addresser cycles of VMEM instructions (``ta_cycles`` / ``ta_cycles_multi``).
 
     The fast rate needs <= 4 bytes per active lane whose bytes lie on no more lines than their
     size needs (one spare line for misalignment); ``lines`` < 0 (not recorded) counts as compact.
+    Otherwise the addresser takes a quad of 4 lanes per clock (16 clocks per wave) and, per
+    quad, one clock for each distinct line its lanes touch (``quad_lines``, summed over the
+    quads; ``ta_cycles_per_quad_line``): an uncoalesced access whose lanes scatter over many
+    lines pays for each of them.
     """
     nbytes = np.asarray(nbytes, np.float64)
     width = nbytes / np.maximum(np.asarray(active, np.float64), 1)
     need = np.ceil(nbytes / chip["line_bytes"]) + 1
     compact = (np.asarray(lines) < 0) | (np.asarray(lines) <= need)
-    return np.where((width <= 4) & compact, chip["ta_cycles"],
-                    chip["ta_cycles_multi"]).astype(np.int64)
+    slow = np.full(nbytes.shape, float(chip["ta_cycles_multi"]))
+    if quad_lines is not None:
+        slow = np.maximum(slow, np.asarray(quad_lines, np.float64)
+                          * chip["ta_cycles_per_quad_line"])
+    return np.where((width <= 4) & compact, chip["ta_cycles"], slow).astype(np.int64)
+
+
+def shared_line_cycles(chip: Chip, lines: float, dram_fraction: float, busy_floor: float) -> float:
+    """Cycles per line that misses the vL1D: this CU's turn at the XCD's shared L2 channels
+    and, for the missing fraction, at the chip's HBM.
+
+    Why not a fixed 1/CUs share: the CUs of an XCD run the same kernel at the same average
+    rate, but not in step, so a CU's burst is served by what the others leave free (statistical
+    multiplexing). The others' load is this CU's own average line rate, ``lines`` over the
+    least time its streams can take (``busy_floor``: its busiest unit), times the other CUs;
+    what remains of the achievable capacity serves this CU, never less than its fair share
+    (the old 1/CUs rule, reached when every CU saturates the L2).
+    """
+    line = chip["line_bytes"]
+    n_x = chip["cus"] / chip["xcds"]
+    rate = lines / max(busy_floor, 1.0)  # this CU's average line requests per cycle (at most)
+    l2 = chip["l2_bytes_per_clk_xcd"] * chip["l2_efficiency"] / line  # lines/clk per XCD
+    l2_free = max(l2 - (n_x - 1) * rate, l2 / n_x)
+    hbm = chip.achievable_hbm_bytes_per_s / chip.clock_hz / line  # lines/clk, chip-wide
+    hbm_free = max(hbm - (chip["cus"] - 1) * rate * dram_fraction, hbm / chip["cus"])
+    return max(1.0 / l2_free, dram_fraction / hbm_free, chip["l2_cycles_per_line_cu"])
 
 
 def row_costs(stream: InstStream, chip: Chip, dram_fraction: float) -> RowCosts:
@@ -123,17 +154,27 @@ def row_costs(stream: InstStream, chip: Chip, dram_fraction: float) -> RowCosts:
         lut_flop[i] = c.flops
         lut_prio[i] = c.prio
     kind = lut_kind[idx]
-    # VMEM data-path service: every line crosses the L1 return path and the CU's L2 share; the
-    # HBM share applies to the fraction of line bytes that miss (the L2 hit model, see model.py)
-    cus_per_xcd = chip["cus"] / chip["xcds"]
-    l2_cu = chip["l2_bytes_per_clk_xcd"] / cus_per_xcd
-    hbm_cu = chip.achievable_hbm_bytes_per_s / chip.clock_hz / chip["cus"]
+    # VMEM data-path service: every line crosses the vL1D; a line that misses it takes this
+    # CU's turn at the XCD's L2 and, for the missing fraction, at HBM (``shared_line_cycles``)
+    is_vm = (kind == C.VMEM_LOAD) | (kind == C.VMEM_STORE)
     lines = np.where(stream.vm_lines >= 0, stream.vm_lines,
                      np.ceil(stream.vm_bytes / chip["line_bytes"])).astype(np.float64)
-    lbytes = np.maximum(lines, 1) * chip["line_bytes"]
-    vm = np.maximum.reduce([lbytes / chip["l1_bytes_per_clk"], lbytes / l2_cu,
-                            lbytes * dram_fraction / hbm_cu])
-    vm = np.where((kind == C.VMEM_LOAD) | (kind == C.VMEM_STORE), np.ceil(vm), 0).astype(np.int64)
+    lines = np.where(is_vm, np.maximum(lines, 1), 0)
+    per_line_l1 = chip["line_bytes"] / chip["l1_bytes_per_clk"]
+    ta = np.where(is_vm, ta_address_cycles(stream.vm_bytes, stream.active, stream.vm_lines, chip,
+                                           stream.vm_quad_lines), 0).astype(np.int64)
+    per_simd = (np.where((kind == C.VALU) | (kind == C.TRANS) | (kind == C.MFMA),
+                         lut_cyc[idx], 0).sum() / chip["simds_per_cu"])
+    # the L2 requests: a load's lines that an earlier load already brought into the vL1D are
+    # not requested again, so distinct load lines (when recorded) plus every store line
+    demand = float(lines.sum())
+    if stream.vm_line_ids is not None and len(stream.vm_line_ids):
+        demand = float(np.unique(stream.vm_line_ids).size
+                       + lines[kind == C.VMEM_STORE].sum()
+                       + lines[(kind == C.VMEM_LOAD) & (stream.vm_lines < 0)].sum())
+    c_miss = shared_line_cycles(chip, demand, dram_fraction,
+                                max(per_simd, float(ta.sum()), float(lines.sum()) * per_line_l1))
+    vm = np.where(is_vm, np.ceil(lines * max(per_line_l1, c_miss)), 0).astype(np.int64)
     # LDS rows: match the k-th execution of (wave, pc) to the k-th DS record of the same
     lds_bank = np.zeros(n, np.int64)
     lds_port = np.zeros(n, np.int64)
@@ -151,7 +192,7 @@ def row_costs(stream: InstStream, chip: Chip, dram_fraction: float) -> RowCosts:
             "_lds_" in ins.mnemonic or "lds" in ins.text.replace(",", " ").split()[1:])
     lds_dma = np.where(dma_idx[idx], np.ceil(stream.vm_bytes / (4 * chip["lds_banks"])),
                        0).astype(np.int64)
-    rc = RowCosts([], [], [], [], [], [], [], [], [], [], [], [], cls)
+    rc = RowCosts(*([[]] * 14), cls)
     if rows.size:
         rec = _lds_record_costs(stream, chip)
         pcs = np.array([stream.instructions[int(i)].addr for i in range(len(stream.instructions))],
@@ -191,9 +232,18 @@ def row_costs(stream: InstStream, chip: Chip, dram_fraction: float) -> RowCosts:
     rc.lds_conflict = lds_conflict.tolist()
     rc.lds_dma = lds_dma.tolist()
     rc.vm_cycles = vm.tolist()
-    ta = ta_address_cycles(stream.vm_bytes, stream.active, stream.vm_lines, chip)
-    is_vm = (kind == C.VMEM_LOAD) | (kind == C.VMEM_STORE)
-    rc.ta = np.where(is_vm, ta, 0).astype(np.int64).tolist()
+    rc.vm_lines = lines.astype(np.int64).tolist()
+    # loads' line ids for the vL1D (stores write through to L2 without allocating: the
+    # write policy is an ASSUMPTION, chips.py l1_bytes)
+    rc.vm_ids = [None] * n
+    ptr, ids = stream.vm_line_ptr, stream.vm_line_ids
+    if ptr is not None:
+        for j in np.nonzero(kind == C.VMEM_LOAD)[0].tolist():
+            a, b = int(ptr[j]), int(ptr[j + 1])
+            if b > a:
+                rc.vm_ids[j] = ids[a:b].tolist()
+    rc.line_cost = (per_line_l1, c_miss)
+    rc.ta = ta.tolist()
     rc.waits = [waits[i] for i in idx.tolist()]
     rc.prio = lut_prio[idx].tolist()
     rc.inst = idx.tolist()

@@ -8,11 +8,15 @@ Stated model choices (also printed in every report):
 * Clock: cycles become seconds at the modelled engine clock: the power-limited clock under the
   kernel's chip-wide MFMA load (chips.py ``clock_ghz_at``: linear between the max clock and the
   sustained clock AMD measured under full matrix load); ``clock='max'`` gives the max clock.
-* L2 hit model: the kernel's footprint (every byte of its buffers) crosses HBM once; every other
-  requested line hits L2 (or the Infinity Cache). So the missing fraction of line bytes is
-  footprint / (line bytes the whole grid requests), capped at 1. No L1 reuse is modelled.
-* Bandwidth shares: each CU gets 1/CUs of the achievable HBM bandwidth and 1/(CUs per XCD) of its
-  XCD's L2 bandwidth (all CUs busy); a partly filled last round gets no extra share.
+* L2 hit model: the kernel's footprint (every byte of its buffers) crosses HBM once (cold: the
+  published benchmarks rotate a pool larger than the Infinity Cache, so inputs start in HBM);
+  every other line that misses the vL1D hits L2. So the missing fraction of line bytes is
+  footprint / (line bytes the whole grid requests), capped at 1.
+* vL1D (simulate.py): 32 KiB per CU in 4 sets of 128-B lines, LRU, loads allocate.
+* Shared bandwidth (costs.py ``shared_line_cycles``): a line that misses the vL1D is served by
+  what the XCD's L2 channels (and the chip's HBM) have left after the other CUs, taken to run
+  at this CU's own average rate; never less than the fair 1/CUs share, never faster than the
+  per-CU request rate. A CU keeps at most ``vmem_lines_in_flight`` line requests outstanding.
 * Rounds: when the grid needs several rounds of the CU's workgroups and the streams are short,
   two generations are simulated (the dispatcher refills a slot when its workgroup ends) and the
   second one's time is the steady-state time per round; a partly filled last round (fewer
@@ -40,9 +44,13 @@ from .stream import InstStream
 DEFAULT_MAX_ROWS = 200_000
 
 NOTES = (
-    "L2 hit model: the kernel's footprint is read/written from HBM once; every other line "
-    "request hits L2 (no L1 reuse modelled).",
-    "Each CU gets 1/CUs of the achievable HBM bandwidth and its share of its XCD's L2 bandwidth.",
+    "Memory: every global/buffer line passes this CU's vL1D (32 KiB, 4 sets of 128-B lines, "
+    "LRU; loads allocate, stores write through; replayed workgroups get their own tags). A "
+    "line that misses takes this CU's turn at its XCD's L2 channels, served by what the other "
+    "CUs (assumed as busy as this one) leave free, never faster than the per-CU request rate; "
+    "the kernel's footprint crosses HBM once (cold: inputs start in HBM only), every other "
+    "miss hits L2. At most vmem_lines_in_flight line requests per CU are outstanding, so "
+    "loaded latency grows with occupancy (Little's law).",
     "Dependent-instruction hazards are timed through the compiler's s_nop padding; "
     "sched_barrier/sched_group_barrier are compile-time only.",
     "When fewer workgroups were emulated than a CU holds, their streams are replayed for the "
@@ -52,10 +60,36 @@ NOTES = (
     "ASSUMPTION). The CU is simulated in cycles once, with the max clock's HBM bytes per cycle "
     "and latencies in shader cycles as measured; the clock converts cycles to seconds (so a "
     "kernel both HBM-limited and under MFMA load is modelled somewhat slow).",
-    "Not modelled: input-data toggle rates (they move the clock, MAF), instruction-cache "
-    "misses, L1/TLB/Infinity-Cache effects, each XCD's L2 fetching its own copy of shared "
-    "lines, queueing at the L2 channels, imbalance between XCDs, dispatch delays.",
+    "Not modelled: launch overhead (the event-timed launch of a published figure includes a "
+    "few microseconds), input-data toggle rates (they move the clock, MAF), instruction-cache "
+    "misses, TLB misses, Infinity-Cache hits, each XCD's L2 fetching its own copy of shared "
+    "lines, imbalance between XCDs, dispatch delays.",
 )
+
+# which unstated-source parameters a kernel's timing rests on, by what its streams contain
+_LEANS = (
+    ("vmem", ("vmem_lines_in_flight", "l2_efficiency", "l2_cycles_per_line_cu",
+              "ta_cycles_per_quad_line", "l1_bytes")),
+    ("mfma", ("clock_load_rule", "clock_sustained_ghz_bf16")),
+    ("barrier", ("barrier_latency",)),
+    ("smem", ("smem_latency",)),
+)
+
+
+def leaned_on(chip: Chip, kinds: set) -> str:
+    """A note naming the FITTED and ASSUMPTION parameters this kernel's timing rests on."""
+    keys = []
+    for what, names in _LEANS:
+        if what in kinds:
+            keys += [k for k in names if k in chip.params and (
+                chip.params[k].assumed or chip.params[k].fitted
+                or "ASSUMPTION" in chip.params[k].source or "ASSUMPTION" in chip.params[k].note)]
+    if not keys:
+        return ""
+    parts = [f"{k} = {chip[k]:g} ({'FITTED' if chip.params[k].fitted else 'ASSUMPTION'})"
+             for k in dict.fromkeys(keys)]
+    return ("This timing leans on parameters without a direct published source (see the "
+            "table): " + "; ".join(parts) + ".")
 
 
 def _extrapolated_cycles(sim: SimResult) -> float:
@@ -168,13 +202,15 @@ def predict(stream: InstStream, chip: str | Chip = "mi355x", *, total_workgroups
             # take the second one's time as the steady-state time per full round
             sim = simulate(rows_of, simd_of, group_of, costs, ch, vm_latency=int(vm_lat),
                            max_rows=max_rows, generations=2)
-            first, per = sim.gen_end[0], sim.gen_end[1] - sim.gen_end[0]
+            per = sim.gen_end[1] - sim.gen_end[0]
             # a round cannot take less than its demand on the busiest shared server (stores
-            # still drain after s_endpgm, so the end times alone can undercount a round)
+            # still drain after s_endpgm, so the end times alone can undercount a round); the
+            # two generations are counted together, since the first one's last workgroup can
+            # end late while the second's already run (their start skew is paid once)
             demand = max(sim.vmem_busy / 2, sim.lds_busy / 2, sim.mfma_busy / 8)
-            first, per = max(first, demand), max(per, demand)
+            two, per = max(sim.gen_end[1], 2 * demand), max(per, demand)
             drain = sim.cycles - sim.gen_end[1]
-            cycles = first + (full - 1) * per + (tail() if k_last else drain)
+            cycles = two + (full - 2) * per + (tail() if k_last else drain)
             return sim, cycles, float(per), simd_of, group_of
         if full >= 1:  # one full round simulated (long streams: prefix, extrapolated) per round
             sim = simulate(rows_of, simd_of, group_of, costs, ch, vm_latency=int(vm_lat),
@@ -215,6 +251,10 @@ def predict(stream: InstStream, chip: str | Chip = "mi355x", *, total_workgroups
     # the DS records; L2 every requested line (no L1 reuse modelled); every L2 miss crosses the
     # Infinity Cache to HBM (no Infinity-Cache hits modelled)
     per_wg = n_wg / max(1, len(recorded))
+    present = set(costs.kind)
+    lean = leaned_on(ch, {w for w, ks in (("vmem", (C.VMEM_LOAD, C.VMEM_STORE)),
+                                         ("mfma", (C.MFMA,)), ("barrier", (C.BARRIER,)),
+                                         ("smem", (C.SMEM,))) if present & set(ks)})
     traffic = {"LDS": costs.lds_bytes * per_wg, "L2": grid_lines,
                "Infinity Cache": dram * grid_lines, "HBM": dram * grid_lines}
     return TimingReport(
@@ -225,7 +265,8 @@ def predict(stream: InstStream, chip: str | Chip = "mi355x", *, total_workgroups
         simulated_rows=sim.retired, total_rows=sim.total_rows, complete=sim.complete,
         spans=sim.spans, spans_truncated=sim.spans_truncated, wave_simd=simd_of,
         wave_group=group_of, row_index=stream.index, instructions=stream.instructions,
-        window_cycles=window, lds_estimated=costs.lds_estimated, notes=NOTES,
+        window_cycles=window, lds_estimated=costs.lds_estimated,
+        notes=NOTES + ((lean,) if lean else ()),
         clock_ghz=ghz, clock_mode=mode, mfma_load=load(cycles),
         max_clock_seconds=cycles / ch.clock_hz, traffic=traffic,
         inst_issue=sim.inst_issue, inst_stall=sim.inst_stall, wave_start=sim.wave_start,

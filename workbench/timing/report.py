@@ -161,7 +161,7 @@ class TimingReport:
             return (f"MFMA-bound: the matrix pipes are busy {100 * frac:.0f}% of the time "
                     f"({LABEL}).")
         if frac >= 0.7:
-            what = {"VMEM": "global-memory data path (L2/HBM share per CU)",
+            what = {"VMEM": "global-memory data path (vL1D, this CU's turn at L2/HBM)",
                     "LDS": "LDS banks", "VALU": "vector ALUs", "MFMA": "matrix pipes"}[unit]
             return f"{unit}-bound: the {what} is busy {100 * frac:.0f}% of the time ({LABEL})."
         # share of the waves' issue slots (one per wave every issue_interval cycles) used

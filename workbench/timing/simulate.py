@@ -31,6 +31,7 @@ Model (sources in ``chips.py``):
 from __future__ import annotations
 
 import heapq
+from collections import OrderedDict
 from dataclasses import dataclass, field
 
 from . import classes as C
@@ -75,6 +76,8 @@ class SimResult:
     inst_issue: list = field(default_factory=list)
     inst_stall: list = field(default_factory=list)
     wave_start: dict = field(default_factory=dict)  # wave -> cycle it was dispatched
+    l1_hits: int = 0  # vL1D: load lines that hit
+    l1_lookups: int = 0  # vL1D: load lines looked up
 
 
 def simulate(rows_of: dict, simd_of: dict, group_of: dict, costs: RowCosts, chip: Chip, *,
@@ -136,7 +139,20 @@ def simulate(rows_of: dict, simd_of: dict, group_of: dict, costs: RowCosts, chip
     bank_free = 0
     ta_free = 0
     data_free = 0
+    slots = int(chip["vmem_lines_in_flight"])
+    vm_nlines = costs.vm_lines
+    vm_ids = costs.vm_ids
+    c_l1, c_l2 = costs.line_cost
+    l1_lat = int(chip["l1_latency"])
+    n_sets = int(chip["l1_sets"])
+    set_cap = int(chip["l1_bytes"] // chip["line_bytes"]) // n_sets
+    # the CU's vL1D: per set, line tag -> None, least recently used first; the set is the line
+    # address's low bits (address bits 7-8 for 4 sets)
+    l1 = [OrderedDict() for _ in range(n_sets)]
+    inflight: list = []  # (release cycle, lines): the CU's line requests awaiting their data
+    used = 0
     busy_mfma = busy_valu = busy_lds = busy_vm = 0.0
+    l1_hits = l1_looks = 0
     flops = 0.0
     spans: list = []
     truncated = False
@@ -248,14 +264,49 @@ def simulate(rows_of: dict, simd_of: dict, group_of: dict, costs: RowCosts, chip
                 tac = ta_of[r]
                 ta_free = t + tac
                 td = data_free if data_free > t + tac else t + tac
-                data_free = td + vm_cycles[r]
-                busy_vm += vm_cycles[r]
+                n_l = vm_nlines[r]
+                ids = vm_ids[r]
+                svc, lat = vm_cycles[r], vm_lat
+                if ids is not None:  # a load: its lines looked up in the vL1D (LRU, allocate
+                    # on miss); replayed copies of a workgroup (w >> 20) get their own tags
+                    tag = w >> 20
+                    hits = 0
+                    for ln in ids:
+                        key = (ln << 12) | tag
+                        st_ = l1[ln % n_sets]
+                        if key in st_:
+                            st_.move_to_end(key)
+                            hits += 1
+                        else:
+                            st_[key] = None
+                            if len(st_) > set_cap:
+                                st_.popitem(False)
+                    miss = n_l - hits
+                    a_, b_ = n_l * c_l1, miss * c_l2
+                    svc = -int(-(a_ if a_ > b_ else b_) // 1)  # ceil
+                    l1_hits += hits
+                    l1_looks += n_l
+                    if not miss:
+                        lat = l1_lat
+                # the CU's line requests in flight are bounded: a request waits for free slots
+                # (Little's law: lines per cycle <= slots / round-trip latency)
+                while inflight and (inflight[0][0] <= td or used + n_l > slots):
+                    rel, c = heapq.heappop(inflight)
+                    used -= c
+                    if rel > td:
+                        td = rel
+                if td > ta_free:  # back-pressure: the addresser holds it until slots free
+                    ta_free = td
+                data_free = td + svc
+                busy_vm += svc
                 c = lds_dma[r]
                 if c:  # a load into LDS: its bytes take bank cycles (charged at issue)
                     tb = bank_free if bank_free > t else t
                     bank_free = tb + c
                     busy_lds += c
-                done = data_free + vm_lat
+                done = data_free + lat
+                heapq.heappush(inflight, (done, n_l))
+                used += n_l
                 if done < last_vm[w]:
                     done = last_vm[w]
                 last_vm[w] = done
@@ -394,4 +445,5 @@ def simulate(rows_of: dict, simd_of: dict, group_of: dict, costs: RowCosts, chip
     return SimResult(int(end), retired, total, complete, checkpoints, busy_mfma, busy_valu,
                      busy_lds, busy_vm, flops,
                      {w: {names[i]: v for i, v in enumerate(st) if v} for w, st in stalls.items()},
-                     ends, spans, truncated, gen_end, acc_issue, acc_stall, start)
+                     ends, spans, truncated, gen_end, acc_issue, acc_stall, start, l1_hits,
+                     l1_looks)

@@ -25,6 +25,10 @@ class InstStream:
     ``wave_workgroup`` (linear workgroup index in the launch) and ``wave_in_group``.
     ``ds``: the launch's DS records (``workbench.emu.observers.trace.DSRecords`` columns: ``wave``,
     ``pc``, ``mnemonic``, ``exec``, ``addr``, ``two_addr``) in execution order, for LDS bank cycles.
+    ``vm_line_ptr`` / ``vm_line_ids``: the line ids of row r are ``vm_line_ids[ptr[r]:ptr[r+1]]``
+    (the vL1D model's tags); absent on hand-made streams, whose accesses then all miss the vL1D.
+    ``vm_quad_lines``: per global/buffer row, the distinct lines of each quad of 4 lanes, summed
+    (the addresser's work for an uncoalesced access; -1 or absent: not recorded).
     """
 
     kernel: str
@@ -43,6 +47,9 @@ class InstStream:
     ds: Any = None
     ds_truncated: bool = False
     meta: dict = field(default_factory=dict)
+    vm_line_ptr: Any = None  # [n + 1] offsets into vm_line_ids (CSR); None: ids not recorded
+    vm_line_ids: Any = None  # the distinct 128-byte line ids of each global/buffer row
+    vm_quad_lines: Any = None  # [n] per global/buffer row: distinct lines summed over lane quads
 
     def __len__(self) -> int:
         return int(self.wave.shape[0])

@@ -54,19 +54,42 @@ class StreamRecorder:
         active = np.concatenate(self.active) if self.active else np.zeros(0, np.int16)
         vm_lines = np.full(n, -1, np.int32)
         vm_bytes = np.zeros(n, np.int64)
+        vm_quads = np.full(n, -1, np.int32)
         starts = np.concatenate([[0], np.cumsum(lens)[:-1]]) if len(lens) else lens
+        ids: dict = {}  # row -> its distinct line ids, ascending (the vL1D model's tags)
         for s, (pieces, nb) in self.vm.items():
             allc = np.concatenate(pieces, axis=1)
+            # distinct lines of each quad of 4 lanes, over all pieces of the access (the
+            # addresser's unit: GPUOpen, "Understanding Memory Coalescing on GCN": address
+            # generation for 4 lanes per clock)
+            w = allc.shape[0]
+            q = np.sort(np.concatenate([p.reshape(w, 16, 4) for p in pieces], axis=2), axis=2)
+            qd = (((q[:, :, 1:] != q[:, :, :-1]) & (q[:, :, 1:] >= 0)).sum(axis=2)
+                  + (q[:, :, 0] >= 0)).sum(axis=1)
             srt = np.sort(allc, axis=1)
-            distinct = ((np.diff(srt, axis=1) != 0) & (srt[:, 1:] >= 0)).sum(axis=1)
-            distinct += (srt[:, 0] >= 0)
+            new = np.concatenate([srt[:, :1] >= 0, (np.diff(srt, axis=1) != 0) & (srt[:, 1:] >= 0)],
+                                 axis=1)
+            distinct = new.sum(axis=1)
             r0 = int(starts[s])
             vm_lines[r0:r0 + len(nb)] = distinct
             vm_bytes[r0:r0 + len(nb)] = nb
+            vm_quads[r0:r0 + len(nb)] = qd
+            for j in range(len(nb)):
+                ids[r0 + j] = srt[j][new[j]]
         order = np.argsort(wave, kind="stable")
         waves = np.unique(wave)
+        ptr = np.zeros(n + 1, np.int64)
+        flat = []
+        for new_row, old_row in enumerate(order.tolist()):
+            got = ids.get(old_row)
+            if got is not None:
+                flat.append(got)
+                ptr[new_row + 1] = len(got)
+        ptr = np.cumsum(ptr)
+        line_ids = np.concatenate(flat).astype(np.int64) if flat else np.zeros(0, np.int64)
         return InstStream(kernel, arch, tuple(grid), tuple(block), list(instructions),
                           wave[order], idx[order], active[order], vm_lines[order],
                           vm_bytes[order], waves,
                           np.array([wave_wg[int(w)] for w in waves], np.int64),
-                          np.array([wave_in[int(w)] for w in waves], np.int64), ds, ds_truncated)
+                          np.array([wave_in[int(w)] for w in waves], np.int64), ds, ds_truncated,
+                          vm_line_ptr=ptr, vm_line_ids=line_ids, vm_quad_lines=vm_quads[order])
