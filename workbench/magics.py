@@ -81,7 +81,7 @@ def _hipkernel_parser() -> _Parser:
     p.add_argument("--block", type=compile_options.block_size,
                    help="block size for the occupancy summary")
     p.add_argument("--time", metavar="CHIP", help="print the modelled timing of --launch on "
-                   "CHIP (mi300x, mi355x)")
+                   "CHIP (mi300x, mi325x, mi355x)")
     p.add_argument("--launch", metavar="EXPR", help="with --time: kernel[grid, block](args...)")
     p.add_argument("--sweep", metavar="SETUP", help="sweep the cell: SETUP names a dict of "
                    "wb.sweep arguments (space, launch, inputs, ...) in the notebook")

@@ -189,7 +189,7 @@ def _common(lds_read_port: float, lds_read_src: str) -> dict:
                              "the model adds the port and bank time on top"),
         "lds_read_port": Param(lds_read_port, "B/clk per SIMD pair", lds_read_src),
         "l2_efficiency": Param(
-            0.65, "x the L2 peak", "FITTED: jointly over the CDNA4 FP8 GEMM blog's eleven rungs "
+            0.55, "x the L2 peak", "FITTED: jointly over the CDNA4 FP8 GEMM blog's eleven rungs "
             "(tests/bench/timing.py)", "the share of the L2's 128 B/clk per channel that a "
             "CU's requests get under full load (channel conflicts, queueing); no public "
             "measurement of achievable L2 bandwidth on MI300X/MI355X found (HBM's measured "
@@ -251,7 +251,7 @@ def _common(lds_read_port: float, lds_read_src: str) -> dict:
                              "cold first load (1212) also pays first-touch costs; CDNA3 value "
                              "used for CDNA4"),
         "vmem_lines_in_flight": Param(
-            128, "128-B line requests per CU", "FITTED: jointly over the CDNA4 FP8 GEMM "
+            192, "128-B line requests per CU", "FITTED: jointly over the CDNA4 FP8 GEMM "
             "blog's eleven rungs (tests/bench/timing.py); no public figure found for the vL1D's "
             "outstanding-miss capacity", "a CU's global/buffer line requests between issue and "
             "data return; a request waits for a free slot, so a CU moves at most this many lines "

@@ -290,13 +290,16 @@ def simulate(rows_of: dict, simd_of: dict, group_of: dict, costs: RowCosts, chip
                         lat = l1_lat
                 # the CU's line requests in flight are bounded: a request waits for free slots
                 # (Little's law: lines per cycle <= slots / round-trip latency)
-                while inflight and (inflight[0][0] <= td or used + n_l > slots):
+                ts = t + tac  # when the addresser hands it on: once enough slots are free
+                while inflight and (inflight[0][0] <= ts or used + n_l > slots):
                     rel, c = heapq.heappop(inflight)
                     used -= c
-                    if rel > td:
-                        td = rel
-                if td > ta_free:  # back-pressure: the addresser holds it until slots free
-                    ta_free = td
+                    if rel > ts:
+                        ts = rel
+                if ts > ta_free:  # back-pressure: the addresser holds it until slots free
+                    ta_free = ts
+                if ts > td:
+                    td = ts
                 data_free = td + svc
                 busy_vm += svc
                 c = lds_dma[r]
