@@ -248,14 +248,19 @@ def predict(stream: InstStream, chip: str | Chip = "mi355x", *, total_workgroups
     total_bytes = footprint_bytes if footprint_bytes is not None else float(line_b.sum()) / max(
         1, len(recorded)) * n_wg
     # modelled bytes moved at each memory level, grid-wide (the roofline's traffic): LDS from
-    # the DS records; L2 every requested line (no L1 reuse modelled); every L2 miss crosses the
+    # the DS records; L2 the requested lines that miss the vL1D; every L2 miss crosses the
     # Infinity Cache to HBM (no Infinity-Cache hits modelled)
     per_wg = n_wg / max(1, len(recorded))
     present = set(costs.kind)
     lean = leaned_on(ch, {w for w, ks in (("vmem", (C.VMEM_LOAD, C.VMEM_STORE)),
                                          ("mfma", (C.MFMA,)), ("barrier", (C.BARRIER,)),
                                          ("smem", (C.SMEM,))) if present & set(ks)})
-    traffic = {"LDS": costs.lds_bytes * per_wg, "L2": grid_lines,
+    # L2: the requested lines that miss the modelled vL1D (its hit rate over the simulated
+    # window's load lines; stores all reach L2)
+    load_b = float(line_b[vm_rows & (kind_idx[stream.index] == C.VMEM_LOAD)].sum())
+    hit = sim.l1_hits / sim.l1_lookups if sim.l1_lookups else 0.0
+    l2_bytes = grid_lines * (1.0 - hit * load_b / max(1.0, float(line_b[vm_rows].sum())))
+    traffic = {"LDS": costs.lds_bytes * per_wg, "L2": max(l2_bytes, dram * grid_lines),
                "Infinity Cache": dram * grid_lines, "HBM": dram * grid_lines}
     return TimingReport(
         kernel=stream.kernel, chip=ch, grid=grid, block=stream.block, seconds=seconds,

@@ -324,8 +324,8 @@ def build(reports: Sequence[Any], labels: Sequence[str] | None = None,
         notes.append("Infinity Cache bytes = HBM bytes: the model times no Infinity-Cache hits "
                      "(every L2 miss goes to HBM), so both points sit at one intensity")
     if any(p.level == "L2" for p in points):
-        notes.append("L2 bytes are every 128-B line the waves request (no vL1D reuse is "
-                     "modelled); LDS bytes are the DS instructions' bytes")
+        notes.append("L2 bytes are the 128-B lines the waves request that miss the modelled "
+                     "vL1D; LDS bytes are the DS instructions' bytes")
     if any(c.assumed for c in drawn):
         notes.append("ceilings with an ASSUMPTION among their parameters are drawn dashed: "
                      + ", ".join(c.name for c in drawn if c.assumed))
