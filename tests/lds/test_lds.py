@@ -413,3 +413,35 @@ def test_results_are_read_only():
     a = analyze(np.arange(64) * 4, None, "ds_read_b32", "gfx942")
     with pytest.raises(ValueError):
         a.addresses[0] = 5
+
+
+def _ck_m_vector_read(instr: int, warp: int, lane_is_m_major: bool = True) -> np.ndarray:
+    """Byte addresses of one ds_read_u16 of Composable Kernel's bank-conflict tutorial 14.10
+    (ROCm/composable_kernel @ 393ebc1a, example/ck_tile/99_toy_tutorial/
+    tutorial_14_bank_conflict_scenarios/10_m_vector_store.cpp), rebuilt from its comments:
+    fp16 [kM=64, kK=32] LDS tile under the [M, K] XOR descriptor with kKPack = 8 and
+    MLdsLayer = 4 on gfx950 (A_low = A xor (B mod 16), A = layer * 4 + k / 8, B = m / 4); the
+    read distribution gives thread (warp w, lane l) 8 M values at k = 8 w + K_lane, one
+    ds_read_u16 each, with l = 8 M_lane + K_lane (the comment's P1 -> (M_lane, K_lane))."""
+    out = []
+    for lane in range(64):
+        ml, kl = divmod(lane, 8) if lane_is_m_major else divmod(lane, 8)[::-1]
+        m, k = ml * 8 + instr, warp * 8 + kl
+        b, layer = divmod(m, 4)
+        k0, c = divmod(k, 8)
+        a = (layer * 4 + k0) ^ (b % 16)
+        out.append((b * 128 + a * 8 + c) * 2)
+    return np.array(out)
+
+
+def test_ck_measured_conflict_free_16_bit_reads_on_gfx950():
+    # the tutorial's rocprofv3 SQ_LDS_BANK_CONFLICT for this kernel on MI355 is 0 (its table
+    # and assets/bank_conflict_numbers.csv, row 10_m_vector_store): the half-wave grouping of
+    # sub-dword reads agrees with it on the lane order the tutorial's comments give
+    got = [analyze(_ck_m_vector_read(i, w), None, "ds_read_u16", "gfx950").conflict_cycles
+           for w in range(4) for i in range(8)]
+    assert sum(got) == 0
+    # the same addresses with lane = 8 K_lane + M_lane would conflict: the check is not vacuous
+    other = sum(analyze(_ck_m_vector_read(i, w, False), None, "ds_read_u16", "gfx950")
+                .conflict_cycles for w in range(4) for i in range(8))
+    assert other > 0
