@@ -16,13 +16,13 @@ source says FITTED) were fitted once, jointly over these eleven rungs and HipKit
 never to one kernel. Nothing else here is tuned to the numbers.
 
     .venv/bin/python tests/bench/timing.py [--n 4096] [--rungs 1,2,...] [--views-only]
-        [--vs REV]
+        [--vs REV | --vs '']
 
 Then the speed of a report: the wall time of an 8192^3 (and 4096^3) report of the ping-pong
 (kernels/gemm step 10, fp8, MI355X) and of that report with its roofline, per-line table and ISA
-heat view rendered (target: <= 10 s on the 2-core machine at low load). ``--vs REV`` also times
-the same 8192^3 report with the model of git revision REV (default: c1f4ce3, the model before
-the memory rework), in a temporary worktree, side by side in this run.
+heat view rendered (target: <= 10 s on the 2-core machine at low load), and the same 8192^3
+report with the model of git revision ``--vs`` REV (default: c1f4ce3, the model before the
+memory rework), in a temporary worktree, side by side in this run.
 """
 from __future__ import annotations
 
@@ -47,9 +47,9 @@ def main() -> None:
     ap.add_argument("--rungs", default="", help="comma-separated rung numbers 1..11")
     ap.add_argument("--views-only", action="store_true",
                     help="only the report + views timing, not the ladder")
-    ap.add_argument("--vs", nargs="?", const=OLD_MODEL, default=None, metavar="REV",
-                    help=f"also time an 8192^3 report with revision REV's model "
-                         f"(default {OLD_MODEL})")
+    ap.add_argument("--vs", default=OLD_MODEL, metavar="REV",
+                    help=f"also time an 8192^3 report with revision REV's model (default "
+                         f"{OLD_MODEL}, the model before the memory rework; '' skips it)")
     a = ap.parse_args()
     if not a.views_only:
         ladder(a)
