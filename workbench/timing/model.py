@@ -70,24 +70,30 @@ NOTES = (
 _LEANS = (
     ("vmem", ("vmem_lines_in_flight", "l2_efficiency", "l2_cycles_per_line_cu",
               "ta_cycles_per_quad_line", "l1_bytes")),
-    ("mfma", ("clock_load_rule", "clock_sustained_ghz_bf16")),
+    ("mfma", ("clock_load_rule",)),
     ("barrier", ("barrier_latency",)),
     ("smem", ("smem_latency",)),
 )
+# where only part of a parameter is unsourced, the note names that part
+_PART = {"l1_bytes": "the vL1D's replacement and write policy",
+         "ta_cycles_per_quad_line": "one clock per extra line of a lane quad"}
 
 
-def leaned_on(chip: Chip, kinds: set) -> str:
+def leaned_on(chip: Chip, kinds: set, dtype: str = "") -> str:
     """A note naming the FITTED and ASSUMPTION parameters this kernel's timing rests on."""
-    keys = []
-    for what, names in _LEANS:
-        if what in kinds:
-            keys += [k for k in names if k in chip.params and (
-                chip.params[k].assumed or chip.params[k].fitted
-                or "ASSUMPTION" in chip.params[k].source or "ASSUMPTION" in chip.params[k].note)]
-    if not keys:
+    keys = [k for what, names in _LEANS if what in kinds for k in names]
+    if "mfma" in kinds and dtype:
+        keys.append(chip.sustained_clock_key(dtype))
+    parts = []
+    for k in dict.fromkeys(keys):
+        p = chip.params.get(k)
+        if p is None or not (p.assumed or p.fitted or "ASSUMPTION" in p.source
+                             or "ASSUMPTION" in p.note):
+            continue
+        what = _PART.get(k, f"{k} = {p.value:g}")
+        parts.append(f"{what} ({'FITTED' if p.fitted else 'ASSUMPTION'})")
+    if not parts:
         return ""
-    parts = [f"{k} = {chip[k]:g} ({'FITTED' if chip.params[k].fitted else 'ASSUMPTION'})"
-             for k in dict.fromkeys(keys)]
     return ("This timing leans on parameters without a direct published source (see the "
             "table): " + "; ".join(parts) + ".")
 
@@ -254,7 +260,7 @@ def predict(stream: InstStream, chip: str | Chip = "mi355x", *, total_workgroups
     present = set(costs.kind)
     lean = leaned_on(ch, {w for w, ks in (("vmem", (C.VMEM_LOAD, C.VMEM_STORE)),
                                          ("mfma", (C.MFMA,)), ("barrier", (C.BARRIER,)),
-                                         ("smem", (C.SMEM,))) if present & set(ks)})
+                                         ("smem", (C.SMEM,))) if present & set(ks)}, dtype)
     # L2: the requested lines that miss the modelled vL1D (its hit rate over the simulated
     # window's load lines; stores all reach L2)
     load_b = float(line_b[vm_rows & (kind_idx[stream.index] == C.VMEM_LOAD)].sum())
