@@ -114,6 +114,10 @@ def test_the_ceilings_are_the_chip_tables_numbers_times_the_clock():
     assert c3["VALU fp32"].value == pytest.approx(304 * 256 * f)
     assert c3["LDS"].value == pytest.approx(32 * 4 * 304 * f)
     assert c3["L2"].value == pytest.approx(16 * 128 * 8 * f)
+    # the share of it the model's CUs get (FITTED, jointly over the published ladders)
+    eff = get_chip("mi300x")["l2_efficiency"]
+    assert c3["L2 achievable"].value == pytest.approx(eff * 16 * 128 * 8 * f)
+    assert c3["L2 achievable"].fitted and c3["L2 achievable"].label.endswith("(FITTED)")
     assert c3["Infinity Cache"].value == pytest.approx(17.2e12)
     assert c3["HBM peak"].value == pytest.approx(5.3e12)
     assert c3["HBM achievable"].value == pytest.approx(4.11e12)
@@ -123,13 +127,13 @@ def test_the_ceilings_are_the_chip_tables_numbers_times_the_clock():
     assert c4["LDS"].value == pytest.approx(64 * 4 * 256 * f)
     assert c4["HBM peak"].value == pytest.approx(8.0e12)
     for c in c3.values():  # compute, LDS and L2 scale with the clock and say so
-        scaled = c.kind == "compute" or c.name in ("LDS", "L2")
+        scaled = c.kind == "compute" or c.name in ("LDS", "L2", "L2 achievable")
         assert (c.clock_ghz == 1.5) is scaled
         assert ("at 1.50 GHz (modelled clock)" in c.label) is scaled
         assert c.source
-    # only MI355X's Infinity Cache bandwidth is unsourced
-    assert [c.name for c in c3.values() if c.assumed] == []
-    assert [c.name for c in c4.values() if c.assumed] == ["Infinity Cache"]
+    # unsourced: the FITTED achievable L2 share, and MI355X's Infinity Cache bandwidth
+    assert [c.name for c in c3.values() if c.assumed] == ["L2 achievable"]
+    assert [c.name for c in c4.values() if c.assumed] == ["L2 achievable", "Infinity Cache"]
     assert c4["Infinity Cache"].label.endswith("(ASSUMPTION)")
     assert "MI300X's 17.2 TB/s" in c4["Infinity Cache"].source
 
@@ -140,12 +144,14 @@ def test_assumed_ceilings_are_drawn_dashed(reports):
     fig = view.figure()
     legend = {it.label.value: it.renderers[0] for it in fig.legend[0].items}
     dashed = {lab for lab, r in legend.items() if getattr(r.glyph, "line_dash", None)}
-    assert dashed == {rf.ceiling("Infinity Cache").label}
+    unsourced = [rf.ceiling("L2 achievable").label, rf.ceiling("Infinity Cache").label]
+    assert dashed == set(unsourced)
     assert "ASSUMPTION" in rf.ceiling("Infinity Cache").label
+    assert "FITTED" in rf.ceiling("L2 achievable").label
     svg = view.svg()
     lines = re.findall(r"<line [^>]*stroke-dasharray[^>]*><title>([^<]*)</title>", svg)
-    assert lines == [rf.ceiling("Infinity Cache").label]
-    assert "ASSUMPTION" in rf.text() and "dashed: Infinity Cache" in rf.text()
+    assert lines == unsourced
+    assert "ASSUMPTION" in rf.text() and "dashed: L2 achievable, Infinity Cache" in rf.text()
 
 
 # -- reports ----------------------------------------------------------------------------------

@@ -39,6 +39,8 @@ LEVELS = ("LDS", "L2", "Infinity Cache", "HBM")
 # the memory ceiling a level's point is measured against (HBM: also against the achievable one)
 LEVEL_CEILING = {"LDS": "LDS", "L2": "L2", "Infinity Cache": "Infinity Cache", "HBM": "HBM peak"}
 ACHIEVABLE = "HBM achievable"
+# a level's achievable ceiling, if the chip table has one (HBM: measured; L2: FITTED)
+ACHIEVABLE_OF = {"HBM": ACHIEVABLE, "L2": "L2 achievable"}
 _REPORT_FIELDS = ("kernel", "chip", "flops", "seconds", "clock_ghz", "dtype", "traffic")
 
 
@@ -50,9 +52,10 @@ class Ceiling:
     kind: str  # 'compute' | 'memory'
     value: float  # FLOP/s or B/s
     source: str  # the formula and the sources of its parameters
-    assumed: bool = False  # a parameter of it is an ASSUMPTION (drawn dashed)
+    assumed: bool = False  # a parameter of it is an ASSUMPTION or FITTED (drawn dashed)
     level: str = ""  # the memory level a memory ceiling bounds
     clock_ghz: float | None = None  # the engine clock it is given at; None: clock-independent
+    fitted: bool = False  # a parameter of it is FITTED (the legend says so)
 
     @property
     def unit(self) -> str:
@@ -71,7 +74,8 @@ class Ceiling:
     def label(self) -> str:
         """Legend text: name, value, the clock it scales with, ASSUMPTION if unsourced."""
         at = f" at {self.clock_ghz:.2f} GHz (modelled clock)" if self.clock_ghz else ""
-        return f"{self.name} {self.value_text}{at}" + (" (ASSUMPTION)" if self.assumed else "")
+        tag = " (FITTED)" if self.fitted else " (ASSUMPTION)" if self.assumed else ""
+        return f"{self.name} {self.value_text}{at}{tag}"
 
 
 @dataclass(frozen=True)
@@ -89,7 +93,7 @@ class RooflinePoint:
     roof: float  # min(the report's compute ceiling, the level's bandwidth x intensity), FLOP/s
     bound: str  # the ceiling that sets the roof there (compute, or the level's bandwidth)
     report: int = 0  # index of the report in the roofline
-    percent_achievable: float | None = None  # HBM only: % of the achievable HBM bandwidth
+    percent_achievable: float | None = None  # HBM, L2: % of the level's achievable bandwidth
 
     @property
     def percent_of_roof(self) -> float:
@@ -139,7 +143,8 @@ class Roofline:
     def ceiling_rows(self) -> list[tuple[str, ...]]:
         return [(c.name, c.kind, c.value_text,
                  f"{c.clock_ghz:.2f} GHz" if c.clock_ghz else "-",
-                 ("ASSUMPTION: " if c.assumed and not c.source.startswith("ASSUMPTION") else "")
+                 ("" if c.fitted or not c.assumed or c.source.startswith("ASSUMPTION")
+                  else "ASSUMPTION: ")
                  + c.source) for c in self.ceilings]
 
     def point_rows(self) -> list[tuple[str, ...]]:
@@ -147,7 +152,7 @@ class Roofline:
         for p in self.points:
             pct = f"{_fmt_pct(p.percent)} of {p.ceiling}"
             if p.percent_achievable is not None:
-                pct += f", {_fmt_pct(p.percent_achievable)} of {ACHIEVABLE}"
+                pct += f", {_fmt_pct(p.percent_achievable)} of {ACHIEVABLE_OF[p.level]}"
             rows.append((p.label, p.level, f"{p.bytes:,.0f}", f"{p.intensity:,.3g}",
                          f"{p.attained / 1e12:,.2f}", f"{p.achieved / 1e9:,.0f}", pct,
                          f"{p.percent_of_roof:.1f}% ({p.bound})"))
@@ -203,8 +208,8 @@ def _sources(chip: Chip, keys: Sequence[str]) -> tuple[str, bool]:
 
 def chip_ceilings(chip: Chip, clock_ghz: float, dtypes: Sequence[str] = ()) -> list[Ceiling]:
     """The ceilings of ``chip`` at ``clock_ghz``: the MFMA peak of each matrix dtype in
-    ``dtypes`` (bf16 when none), VALU fp32, then LDS, L2, Infinity Cache, HBM peak and HBM
-    achievable bandwidths."""
+    ``dtypes`` (bf16 when none), VALU fp32, then LDS, L2, L2 achievable (FITTED), Infinity
+    Cache, HBM peak and HBM achievable bandwidths."""
     hz = clock_ghz * 1e9
     at = f" x {clock_ghz:.3f} GHz (the modelled clock)"
     out = []
@@ -226,6 +231,14 @@ def chip_ceilings(chip: Chip, clock_ghz: float, dtypes: Sequence[str] = ()) -> l
     src, assumed = _sources(chip, ("l2_bytes_per_clk_xcd", "xcds"))
     out.append(Ceiling("L2", "memory", chip["l2_bytes_per_clk_xcd"] * chip["xcds"] * hz,
                        f"l2_bytes_per_clk_xcd x xcds{at}: {src}", assumed, "L2", clock_ghz))
+    if "l2_efficiency" in chip.params:  # the share of the L2 peak the model's CUs get (FITTED)
+        keys = ("l2_efficiency", "l2_bytes_per_clk_xcd", "xcds")
+        src, _ = _sources(chip, keys)
+        out.append(Ceiling("L2 achievable", "memory", chip["l2_efficiency"]
+                           * chip["l2_bytes_per_clk_xcd"] * chip["xcds"] * hz,
+                           f"l2_efficiency x l2_bytes_per_clk_xcd x xcds{at}: FITTED; {src}",
+                           True, "L2", clock_ghz,
+                           fitted=any(chip.params[k].fitted for k in keys)))
     for name, key, level in (("Infinity Cache", "infinity_cache_tbs", "Infinity Cache"),
                              ("HBM peak", "hbm_tbs", "HBM"), (ACHIEVABLE, "hbm_achievable_tbs",
                                                                "HBM")):
@@ -309,7 +322,8 @@ def build(reports: Sequence[Any], labels: Sequence[str] | None = None,
             intensity, achieved = r.flops / b, b / r.seconds
             mem = by.get(LEVEL_CEILING.get(level, level))
             bound = min((comp, mem) if mem else (comp,), key=lambda c: c.roof(intensity))
-            ach = 100.0 * achieved / by[ACHIEVABLE].value if level == "HBM" else None
+            a_c = by.get(ACHIEVABLE_OF.get(level, ""))
+            ach = 100.0 * achieved / a_c.value if a_c else None
             points.append(RooflinePoint(
                 lab, level, intensity, attained, b, achieved, mem.name if mem else "",
                 100.0 * achieved / mem.value if mem else None, bound.roof(intensity),
@@ -327,8 +341,8 @@ def build(reports: Sequence[Any], labels: Sequence[str] | None = None,
         notes.append("L2 bytes are the 128-B lines the waves request that miss the modelled "
                      "vL1D; LDS bytes are the DS instructions' bytes")
     if any(c.assumed for c in drawn):
-        notes.append("ceilings with an ASSUMPTION among their parameters are drawn dashed: "
-                     + ", ".join(c.name for c in drawn if c.assumed))
+        notes.append("ceilings with an ASSUMPTION or a FITTED value among their parameters are "
+                     "drawn dashed: " + ", ".join(c.name for c in drawn if c.assumed))
     return Roofline(chip, clock, tuple(drawn), tuple(points), labs, tuple(notes))
 
 

@@ -21,7 +21,8 @@ REPORT_COLORS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b
                  "#bcbd22", "#17becf", "#7f7f7f")
 MARKERS = {"LDS": "square", "L2": "triangle", "Infinity Cache": "diamond", "HBM": "circle"}
 _CEILING_COLORS = {"VALU fp32": "#8b4513", "LDS": "#006400", "L2": "#4169e1",
-                   "Infinity Cache": "#008b8b", "HBM peak": "#555555", "HBM achievable": "#000000"}
+                   "Infinity Cache": "#008b8b", "HBM peak": "#555555", "HBM achievable": "#000000",
+                   "L2 achievable": "#7a4fa0"}
 _MFMA_COLORS = ("#b22222", "#c71585", "#b8860b", "#800080")
 
 W, H = 900, 440

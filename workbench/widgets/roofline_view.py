@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..timing.roofline import ACHIEVABLE_OF
 from . import roofline_svg as S
 from .base import InteractiveView, bokeh_pane, details, esc, table, wrap
 
@@ -103,7 +104,7 @@ class RooflineView(InteractiveView):
         for p in pts:
             text = "-" if p.percent is None else f"{p.percent:.1f}% of {p.ceiling}"
             if p.percent_achievable is not None:
-                text += f", {p.percent_achievable:.1f}% of HBM achievable"
+                text += f", {p.percent_achievable:.1f}% of {ACHIEVABLE_OF[p.level]}"
             pct.append(text)
         return {"x": [p.intensity for p in pts], "y": [p.attained / 1e12 for p in pts],
                 "report": [p.label for p in pts], "level": [p.level for p in pts],
