@@ -280,5 +280,6 @@ def predict(stream: InstStream, chip: str | Chip = "mi355x", *, total_workgroups
         notes=NOTES + ((lean,) if lean else ()),
         clock_ghz=ghz, clock_mode=mode, mfma_load=load(cycles),
         max_clock_seconds=cycles / ch.clock_hz, traffic=traffic,
-        inst_issue=sim.inst_issue, inst_stall=sim.inst_stall, wave_start=sim.wave_start,
+        l1_hit_rate=hit, inst_issue=sim.inst_issue, inst_stall=sim.inst_stall,
+        wave_start=sim.wave_start,
         wave_end=sim.wave_end, model_seconds=time.perf_counter() - t0)

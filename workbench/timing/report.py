@@ -61,6 +61,7 @@ class TimingReport:
     max_clock_seconds: float = 0.0  # the launch's modelled time at the max engine clock
     model_seconds: float = 0.0
     traffic: dict = field(default_factory=dict)  # memory level -> bytes moved, grid-wide
+    l1_hit_rate: float = 0.0  # modelled vL1D hits / load lines looked up, in the simulated window
     # the simulated window's cycles per instruction (simulate.py "Accounting"): issue cycles,
     # and stall cycles flat [instruction * len(STALL_REASONS) + reason]
     inst_issue: list = field(default_factory=list, repr=False)
