@@ -192,7 +192,7 @@ def row_costs(stream: InstStream, chip: Chip, dram_fraction: float) -> RowCosts:
             "_lds_" in ins.mnemonic or "lds" in ins.text.replace(",", " ").split()[1:])
     lds_dma = np.where(dma_idx[idx], np.ceil(stream.vm_bytes / (4 * chip["lds_banks"])),
                        0).astype(np.int64)
-    rc = RowCosts(*([[]] * 14), cls)
+    rc = RowCosts(*([] for _ in range(14)), cls)  # one list each, all filled below
     if rows.size:
         rec = _lds_record_costs(stream, chip)
         pcs = np.array([stream.instructions[int(i)].addr for i in range(len(stream.instructions))],

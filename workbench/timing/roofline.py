@@ -200,10 +200,11 @@ class Roofline:
 
 # -- ceilings --------------------------------------------------------------------------------
 def _sources(chip: Chip, keys: Sequence[str]) -> tuple[str, bool]:
-    """'key: source' for each parameter, and whether any is an ASSUMPTION."""
+    """'key: source' for each parameter, and whether any is an ASSUMPTION or FITTED (the
+    ceiling is then drawn dashed)."""
     parts = [f"{k} {chip.params[k].value:g} {chip.params[k].unit}".strip()
              + f" ({chip.params[k].source})" for k in keys]
-    return "; ".join(parts), any(chip.params[k].assumed for k in keys)
+    return "; ".join(parts), any(chip.params[k].assumed or chip.params[k].fitted for k in keys)
 
 
 def chip_ceilings(chip: Chip, clock_ghz: float, dtypes: Sequence[str] = ()) -> list[Ceiling]:
@@ -233,11 +234,11 @@ def chip_ceilings(chip: Chip, clock_ghz: float, dtypes: Sequence[str] = ()) -> l
                        f"l2_bytes_per_clk_xcd x xcds{at}: {src}", assumed, "L2", clock_ghz))
     if "l2_efficiency" in chip.params:  # the share of the L2 peak the model's CUs get (FITTED)
         keys = ("l2_efficiency", "l2_bytes_per_clk_xcd", "xcds")
-        src, _ = _sources(chip, keys)
+        src, assumed = _sources(chip, keys)
         out.append(Ceiling("L2 achievable", "memory", chip["l2_efficiency"]
                            * chip["l2_bytes_per_clk_xcd"] * chip["xcds"] * hz,
                            f"l2_efficiency x l2_bytes_per_clk_xcd x xcds{at}: FITTED; {src}",
-                           True, "L2", clock_ghz,
+                           assumed, "L2", clock_ghz,
                            fitted=any(chip.params[k].fitted for k in keys)))
     for name, key, level in (("Infinity Cache", "infinity_cache_tbs", "Infinity Cache"),
                              ("HBM peak", "hbm_tbs", "HBM"), (ACHIEVABLE, "hbm_achievable_tbs",

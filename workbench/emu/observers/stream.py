@@ -56,7 +56,7 @@ class StreamRecorder:
         vm_bytes = np.zeros(n, np.int64)
         vm_quads = np.full(n, -1, np.int32)
         starts = np.concatenate([[0], np.cumsum(lens)[:-1]]) if len(lens) else lens
-        ids: dict = {}  # row -> its distinct line ids, ascending (the vL1D model's tags)
+        id_parts = []  # each access's rows' distinct line ids, ascending, in row order
         for s, (pieces, nb) in self.vm.items():
             allc = np.concatenate(pieces, axis=1)
             # distinct lines of each quad of 4 lanes, over all pieces of the access (the
@@ -74,19 +74,16 @@ class StreamRecorder:
             vm_lines[r0:r0 + len(nb)] = distinct
             vm_bytes[r0:r0 + len(nb)] = nb
             vm_quads[r0:r0 + len(nb)] = qd
-            for j in range(len(nb)):
-                ids[r0 + j] = srt[j][new[j]]
+            id_parts.append(srt[new])  # row-major: row r0's ids, then r0 + 1's, ...
         order = np.argsort(wave, kind="stable")
         waves = np.unique(wave)
-        ptr = np.zeros(n + 1, np.int64)
-        flat = []
-        for new_row, old_row in enumerate(order.tolist()):
-            got = ids.get(old_row)
-            if got is not None:
-                flat.append(got)
-                ptr[new_row + 1] = len(got)
-        ptr = np.cumsum(ptr)
-        line_ids = np.concatenate(flat).astype(np.int64) if flat else np.zeros(0, np.int64)
+        # the line ids as CSR over the rows in stream order (the vL1D model's tags): row r's
+        # ids are its distinct lines, vm_lines[r] of them (none where it accessed nothing)
+        counts = np.maximum(vm_lines, 0).astype(np.int64)
+        first = np.concatenate([[0], np.cumsum(counts)[:-1]])  # row -> its ids, recorded order
+        ptr = np.concatenate([[0], np.cumsum(counts[order])])
+        flat = np.concatenate(id_parts).astype(np.int64) if id_parts else np.zeros(0, np.int64)
+        line_ids = flat[np.repeat(first[order] - ptr[:-1], counts[order]) + np.arange(ptr[-1])]
         return InstStream(kernel, arch, tuple(grid), tuple(block), list(instructions),
                           wave[order], idx[order], active[order], vm_lines[order],
                           vm_bytes[order], waves,
