@@ -43,11 +43,11 @@ def res(vgprs=8, agprs=0, sgprs=16, lds_bytes=0, wave_size=None, max_flat=None):
 
 
 # ------------------------------------------------------------------------------------------
-# Hand-computed cases (rules: amd_hw_facts §4; LLVM AMDGPUBaseInfo / AMDGPUSubtarget)
+# Hand-computed cases (rules: LLVM AMDGPUBaseInfo.cpp IsaInfo / AMDGPUSubtarget.cpp)
 
 
 def test_gfx942_128_vgprs_gives_4_waves():
-    # 512 VGPRs / alignTo(128, 8) = 4 waves/SIMD (amd_hw_facts §4.1 example).
+    # 512 VGPRs / alignTo(128, 8) = 4 waves/SIMD (AMDGPUBaseInfo getNumWavesPerEUWithNumVGPRs).
     o = occupancy(res(vgprs=128), "gfx942", 256)
     assert (o.waves_per_simd, o.limiter, o.vgpr_limit) == (4, "vgprs", 4)
     # 256 threads = 4 waves/WG; 4 waves/SIMD x 4 SIMDs = 16 waves = 4 workgroups per CU.
@@ -62,7 +62,7 @@ def test_unified_vgprs_align_arch_part_to_4():
     assert occupancy(res(vgprs=57, agprs=7), a, 64).waves_per_simd == 7
     # No AGPRs: the arch count is used unaligned (LLVM getTotalNumVGPRs).
     assert unified_vgpr_count(a, 57, 0) == 57
-    # 256 arch + 256 AGPRs = 512 -> 1 wave (amd_hw_facts §4.1).
+    # 256 arch + 256 AGPRs = 512 -> 1 wave (AMDGPUBaseInfo getTotalNumVGPRs: 512 on gfx90a).
     assert occupancy(res(vgprs=256, agprs=256), a, 64).waves_per_simd == 1
     # RDNA has no AGPRs.
     with pytest.raises(ValueError, match="gfx1100 has no AGPRs"):

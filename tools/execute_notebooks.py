@@ -6,7 +6,7 @@ Why a script: outputs must be reproducible (nbval compares them, notebooks/sanit
 timings), so every notebook is run the same way: a fresh kernel started in notebooks/, cells
 tagged ``raises-exception`` may raise, no per-cell timestamps are stored, and the BokehJS
 bundle a live view sends to the page (~1.3 MB of JavaScript, the same for every run) is stored
-as the placeholder sanitize.cfg maps it to.
+as the placeholder sanitize.cfg maps it to; widget state is not stored.
 """
 from __future__ import annotations
 
@@ -23,9 +23,13 @@ PLACEHOLDER = "/* BokehJS (sent inline by hipwb when the notebook runs) */"
 
 def execute(path: Path, timeout: int = 600) -> None:
     nb = nbformat.read(path, as_version=4)
+    # No widget state in the file: a reopened notebook shows each widget output's static
+    # picture (hipwb-lab), and the state would only grow the file.
+    nb.metadata.pop("widgets", None)
     for cell in nb.cells:  # nbformat 4.5: every cell has an id (new cells get one here)
         cell.setdefault("id", uuid.uuid4().hex[:8])
     NotebookClient(nb, timeout=timeout, kernel_name="python3", record_timing=False,
+                   store_widget_state=False,
                    resources={"metadata": {"path": str(path.parent)}}).execute()
     for cell in nb.cells:
         cell.metadata.pop("execution", None)

@@ -32,6 +32,10 @@ Inspect
     kernel.occupancy(block, arch)        Occupancy: waves/SIMD and the limiter (live explorer)
     occupancy(resources, arch, block)    the same from plain numbers
     occupancy_table(arch, vgprs=...)     OccupancyTable: resource ranges -> waves/SIMD
+    register_budget(arch, vgprs)         one SIMD's VGPR file split into its waves, per wave
+        size (wave32 vs wave64), and the waves/SIMD curve
+    dual_issue(*listings, labels=)       VOPD (v_dual_X :: v_dual_Y) pairs of gfx11/gfx12
+        listings: issue slots on one scale, the instruction stream, VGPR banks of each half
     get_arch(name) -> Arch               the arch table (CUs, clocks, LDS, peaks, sources)
     find_toolchain(), doctor()           what LLVM/ROCm/GPU hipwb found
 
@@ -43,7 +47,8 @@ Matrix instructions (MFMA/WMMA layouts)
 
 LDS bank conflicts
     trace_conflicts(trace, source=kernel) -> TraceConflicts (ranked per instruction/line)
-    lds_heatmap(*traces_or_patterns)   interactive bank heatmap (``.grids()`` print as text)
+    lds_heatmap(*traces_or_patterns)   interactive bank heatmap (``.grids()`` print as text);
+        lds_heatmap(before, after, mode="all") side by side on one colour scale with a legend
     SharedTile(shape, dtype, padding=, swizzle=XorSwizzle(...)), column_access(tile, col),
     row_access(tile, row), mfma_operand_reads(instruction, operand, tile, ds_op) -> patterns
     analyzed by the same bank model
@@ -52,6 +57,11 @@ Sweeps (offline autotuning, on Dask)
     sweep(source, space, launch=, inputs=, reference=, check_shape=, shapes=, targets=)
         -> SweepResult (a pandas DataFrame: per variant compile status, resources, occupancy,
         check on the emulator, modelled time); .best(), .pareto(), .view(), .report(row)
+
+Reading aids
+    table(rows, header, title=None)  an HTML table (numbers right-aligned, sortable when long),
+        aligned text in print
+    code(path_or_text, language=None) source highlighted (Pygments), plain text in print
 
 Heavy parts (emulator, widgets, devices) load on first use so that importing stays fast.
 """
@@ -100,6 +110,8 @@ _LAZY = {
     "matrix_instructions": "workbench.layouts:instructions",
     "layout": "workbench.widgets.layout_explorer:layout",
     "lds_heatmap": "workbench.widgets.lds_heatmap:lds_heatmap",
+    "register_budget": "workbench.widgets.register_budget:register_budget",
+    "dual_issue": "workbench.widgets.dual_issue_view:dual_issue",
     "trace_conflicts": "workbench.lds:trace_conflicts",
     "SharedTile": "workbench.lds:SharedTile",
     "XorSwizzle": "workbench.lds:XorSwizzle",
@@ -108,6 +120,8 @@ _LAZY = {
     "mfma_operand_reads": "workbench.lds:mfma_operand_reads",
     "roofline": "workbench.timing.roofline:roofline",
     "sweep": "workbench.sweeps:sweep",
+    "table": "workbench.widgets.table_view:table",
+    "code": "workbench.widgets.table_view:code",
     "SweepResult": "workbench.sweeps.frame:SweepResult",
 }
 

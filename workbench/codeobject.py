@@ -3,7 +3,7 @@
 Everything here comes from the ELF itself — the NT_AMDGPU_METADATA note (MessagePack) and the
 64-byte ``<kernel>.kd`` descriptors — so what the occupancy table counts and what the emulator
 executes is the same object. Field meanings: LLVM AMDGPUUsage "Code Object V5 Metadata" and
-"Kernel Descriptor" (summarised with sources in shared/reference/amd_hw_facts.md §5).
+"Kernel Descriptor" (llvm/docs/AMDGPUUsage.rst, https://llvm.org/docs/AMDGPUUsage.html).
 """
 
 from __future__ import annotations
@@ -80,7 +80,7 @@ class HiddenArg:
 
 @dataclass(frozen=True)
 class KernelDescriptor:
-    """The 64-byte kernel descriptor (AMDGPUUsage "Kernel Descriptor", amd_hw_facts.md §5.1)."""
+    """The 64-byte kernel descriptor (LLVM AMDGPUUsage, "Kernel Descriptor")."""
 
     group_segment_fixed_size: int
     private_segment_fixed_size: int
@@ -106,7 +106,7 @@ class KernelDescriptor:
     def _bits(word: int, lo: int, hi: int) -> int:
         return (word >> lo) & ((1 << (hi - lo + 1)) - 1)
 
-    # COMPUTE_PGM_RSRC1 fields (bits per AMDGPUUsage; amd_hw_facts.md §5.1)
+    # COMPUTE_PGM_RSRC1 fields (bits per LLVM AMDGPUUsage, "compute_pgm_rsrc1 for GFX6-GFX12")
     @property
     def granulated_vgpr_count(self) -> int:
         return self._bits(self.rsrc1, 0, 5)

@@ -4,7 +4,7 @@ hipwb follows the hardware for the launch it is asked about. Where clang's "Occu
 [waves/SIMD]" remark (-Rpass-analysis=kernel-resource-usage) answers a different question, the
 difference is a named rule, modelled in `llvm_remark_waves` and explained in `Occupancy.notes`;
 tests/test_occupancy.py checks the model of each LLVM against its real remark on a sweep.
-Sources (llvm/lib/Target/AMDGPU/; summary in shared/reference/amd_hw_facts.md §4):
+Sources (LLVM, llvm/lib/Target/AMDGPU/; tags in docs/sources.md: BASEINFO, SUBTARGET):
   GCNSubtarget::computeOccupancy = min(MaxWavesPerEU, LDS/workgroup limit, SGPR limit, VGPR
     limit); AMDGPUAsmPrinter feeds it the kernel's flat workgroup sizes, its static LDS, and
     .sgpr_count / the unified VGPR count (AMDGPUResourceUsageAnalysis).
@@ -179,7 +179,8 @@ def unified_vgpr_count(arch: Arch, vgprs: int, agprs: int) -> int:
     """VGPRs a wave takes from the SIMD file (LLVM AMDGPU::getTotalNumVGPRs).
 
     gfx90a+: AGPRs follow the ArchVGPRs at ACCUM_OFFSET (4-aligned), so alignTo(vgprs, 4) +
-    agprs when agprs > 0; elsewhere max(vgprs, agprs). (AMDGPUBaseInfo.cpp, amd_hw_facts §4.1)
+    agprs when agprs > 0; elsewhere max(vgprs, agprs). (AMDGPUBaseInfo.cpp; AMDGPUUsage,
+    COMPUTE_PGM_RSRC3.ACCUM_OFFSET)
     """
     vgprs = _int_arg("vgprs", vgprs, 0, arch.max_arch_vgprs, f"{arch.name}'s ArchVGPRs")
     agprs = _int_arg("agprs", agprs, 0, arch.max_agprs, f"{arch.name}'s AGPRs")
@@ -209,7 +210,7 @@ def sgpr_waves(arch: Arch, sgprs: int) -> int:
     max_waves = arch.max_waves_per_simd
     if not arch.sgprs_limit_occupancy:  # GFX10+: getMaxWavesPerEU()
         return max_waves
-    # GFX8/GFX9 (VOLCANIC_ISLANDS..GFX9) table; amd_hw_facts §4.1.
+    # GFX8/GFX9 (VOLCANIC_ISLANDS..GFX9) table of getOccupancyWithNumSGPRs (GCNSubtarget.cpp).
     if sgprs <= 80:
         waves = 10
     elif sgprs <= 88:
@@ -242,7 +243,7 @@ def lds_allocated(arch: Arch, lds_bytes: int) -> int:
     """LDS a workgroup takes from its CU: `lds_bytes` rounded up to the allocation granule.
 
     AMDGPUUsage, COMPUTE_PGM_RSRC2.LDS_SIZE: roundup(size / (128 * 4)) on GFX7-GFX12,
-    roundup(size / (320 * 4)) on GFX950 (amd_hw_facts §3.1; `Arch.lds_alloc_granule`).
+    roundup(size / (320 * 4)) on GFX950 (`Arch.lds_alloc_granule`).
     """
     lds_bytes = _int_arg("lds_bytes", lds_bytes, 0, arch.lds_bytes_per_workgroup,
                          f"{arch.name}'s LDS per workgroup")

@@ -1,5 +1,5 @@
-// The two multi-wave rungs of the CDNA4 FP8 GEMM blog that the tutorial's own ladder skips
-// (kept for the timing model's calibration against the blog, tutorial_perf_anchors.md §3.2):
+// The two multi-wave rungs of ROCm's blog "FP8 GEMM Optimization on AMD CDNA4 Architecture"
+// that the tutorial's own ladder skips (kept to calibrate the timing model against the blog):
 //   gemm_128_512  : 128 x 128 tile, 8 waves (2 x 4), each 64 x 32 of C
 //   gemm_256_1024 : 256 x 256 tile, 16 waves (4 x 4), each 64 x 64 of C
 // Both: direct global -> LDS, XOR swizzle, double buffering (gfx950 only).

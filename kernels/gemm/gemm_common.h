@@ -8,7 +8,7 @@
 //   gfx942 bf16 : v_mfma_f32_16x16x16_bf16             (16x16x16, 4 k per lane  =  8 bytes)
 //   gfx950 bf16 : v_mfma_f32_16x16x32_bf16             (16x16x32, 8 k per lane  = 16 bytes)
 //   gfx950 fp8  : v_mfma_scale_f32_16x16x128_f8f6f4    (16x16x128, 32 k per lane = 32 bytes)
-// Operand layout of all three (shared/reference/amd_hw_facts.md §1.2-1.3, CDNA3 ISA guide and
+// Operand layout of all three (AMD Matrix Instruction Calculator for gfx942, CDNA3 ISA guide and
 // CK's WarpGemmAttributeMfma* constants): lane l holds row (l % 16) of A (column (l % 16) of B)
 // and KL = K_mfma / 4 consecutive k values starting at KL * (l / 16). The result: lane l holds
 // C[4 * (l / 16) + r][l % 16] in register r. (A and B share one k mapping, so the product does

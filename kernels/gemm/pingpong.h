@@ -1,12 +1,12 @@
 // pingpong.h — HipKittens' 8-wave ping-pong (steps 10 and 12; gfx950 only).
 //
-// Technique (HipKittens kernels/gemm/bf16fp32/mi350x/256_256_64_32_with16x32.cpp; the CDNA4 FP8
-// GEMM blog's last rung; tutorial_perf_anchors.md §1.3): 8 waves on a 256 x 256 tile, waves w and
-// w + 4 share SIMD w % 4 (CDNA4 FP8 GEMM blog). The waves alternate "memory clusters" (issue the
-// next tile's global->LDS loads, read this tile's MFMA operands from LDS) and "compute clusters"
-// (the MFMAs, under s_setprio 1 so the partner's memory instructions do not starve them), each
-// cluster closed by s_barrier. Group 1 (waves 4-7) takes one extra barrier before the loop, so
-// from then on the two groups are one cluster apart: on every SIMD one wave issues MFMAs while its
+// Technique (HipKittens kernels/gemm/bf16fp32/mi350x/256_256_64_32_with16x32.cpp; the last rung
+// of AMD's blog "FP8 GEMM Optimization on AMD CDNA4 Architecture"): 8 waves on a 256 x 256 tile,
+// waves w and w + 4 share SIMD w % 4 (that blog). The waves alternate "memory clusters" (issue
+// the next tile's global->LDS loads, read this tile's MFMA operands from LDS) and "compute
+// clusters" (the MFMAs, under s_setprio 1 so the partner's memory instructions do not starve
+// them), each cluster closed by s_barrier. Group 1 (waves 4-7) takes one extra barrier before the
+// loop; thereafter the groups are one cluster apart: on every SIMD one wave issues MFMAs while its
 // partner issues memory instructions. Group 0 takes one extra barrier at the end to even the count.
 //
 // Why it is safe (epoch e = between the e-th and (e+1)-th barrier after the prologue; group 0

@@ -4,7 +4,7 @@
 // the wave itself spreads the next tile's global->LDS loads between its MFMAs, and
 // sched_group_barrier pins that order (1 load after every 4 MFMAs) so the scheduler keeps it.
 // Technique: HipKittens kernels/gemm/fp8fp32/FP8_4wave/4_wave.cu and the ROCm blog "Deep Dive
-// Into 4-Wave Interleave FP8 GEMM" (tutorial_perf_anchors.md §1.5, §3.3); this kernel is a
+// Into 4-Wave Interleave FP8 GEMM" (rocm.blogs.amd.com, 4wave-fp8gemm); this kernel is a
 // simpler form: the LDS->register reads of a K step are issued together before its MFMAs.
 // Launch: grid ceil(M / 256) * ceil(N / 256), block 256. Any M, N; K a multiple of BK.
 #include "gemm_common.h"

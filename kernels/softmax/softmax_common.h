@@ -57,7 +57,7 @@ __device__ __forceinline__ float dpp(float old, float v) {
 //     Operations";
 //   gfx950: v_permlane16_swap_b32 trades odd rows of one register with even rows of another
 //     and v_permlane32_swap_b32 the upper half with the lower (CDNA4 ISA guide, VOP1; the
-//     cross-half exchange HipKittens uses, tutorial_perf_anchors.md §1.7): two swaps of two copies
+//     cross-half exchange HipKittens' register ops use, include/ops/warp): two swaps of two copies
 //     of v and two ops, and every lane holds the total, no SGPR round trip.
 #if defined(__gfx950__)
 #define SM_PERMLANE_SWAP 1
@@ -120,7 +120,7 @@ __device__ __forceinline__ float wave_sum(float v) { return wave_reduce(v, 0.0f,
 // exp(d) two ways. ExpLib: the math library's expf (on AMD about 15 VALU instructions: range
 // reduction, v_exp_f32, v_ldexp_f32 and overflow/underflow selects). ExpFast: 2^(d * log2 e)
 // with v_exp_f32 alone (CDNA3 ISA V_EXP_F32: 2^x, 1 ULP; results in the denormal range flush to
-// 0), the form HipKittens' attention uses (tutorial_perf_anchors.md §1.7). d <= 0 here (x - max).
+// 0), the form HipKittens' attention uses (kernels/attn/gqa/kernel.cpp). d <= 0 here (x - max).
 struct ExpLib {
   __device__ float operator()(float d) const { return expf(d); }
 };

@@ -4,7 +4,7 @@
 // The first two kernels give one thread a whole row (neighbouring threads read addresses one row
 // apart: no coalescing); the third is one thread per element. x is read three times, m and s
 // make a round trip through global memory. Triton's fused-softmax tutorial counts this traffic
-// for the unfused PyTorch version (tutorial_perf_anchors.md §4.1).
+// for the unfused PyTorch version (triton-lang/triton python/tutorials/02-fused-softmax.py).
 #include "softmax_common.h"
 
 // Launch: row_max[ceil(rows / 256), 256](x, m, rows, cols)

@@ -2,7 +2,7 @@
 // kernel, the max and the sum are reduced through LDS (a tree: 256 -> 128 -> ... -> 1 with a
 // barrier per level), m and s never leave the chip. Every thread strides over the row, so a
 // wave's 64 loads are 64 consecutive floats (coalesced). This is the shape of Triton's fused
-// softmax (one program per row; tutorial_perf_anchors.md §4.1).
+// softmax (one program per row; triton python/tutorials/02-fused-softmax.py).
 #include "softmax_common.h"
 
 #define BLOCK 256

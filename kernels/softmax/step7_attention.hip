@@ -1,7 +1,7 @@
 // Step 7 — the fused attention forward tile: O = softmax(Q K^T * scale) V for one head and one
 // tile of 64 queries, K and V of any length, without ever writing S = Q K^T or P to memory.
-// This is the loop FlashAttention and HipKittens' attention kernel are built on (HK: 8 waves of
-// 32 query rows, col_max / exp2 / running max and norm; tutorial_perf_anchors.md §1.7); here 4
+// This is the loop FlashAttention and HipKittens' attention are built on (HipKittens kernels/attn/
+// gqa/kernel.cpp: 8 waves of 32 query rows, col_max / exp2 / running max and norm); here 4
 // waves of 16 queries, one KV block of 16 keys per iteration, loads straight from global memory.
 //
 // The layout trick. For the 16x16 bf16 MFMAs (v_mfma_f32_16x16x16_bf16 on gfx942 and gfx950,

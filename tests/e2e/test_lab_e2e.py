@@ -389,6 +389,19 @@ def test_why_views_roofline_chart_lines_table_and_timed_isa_links(ran):
     cell.first.screenshot(path=str(ARTIFACTS / "roofline.png"))
 
 
+def test_long_table_sorts_by_a_header_click(ran):
+    _run_new_cell(ran, "wb.table([[i, (7 * i) % 10] for i in range(10)], ['i', 'seven i mod 10'])")
+    _wait_idle(ran, 30)
+    table = ran.locator("table.hipwb-sortable").last
+    table.scroll_into_view_if_needed()
+    column = "els => els.map(r => r.cells[1].textContent)"
+    assert table.locator("tr").evaluate_all(column)[1:] == [str(7 * i % 10) for i in range(10)]
+    table.locator("th", has_text="seven").click()
+    assert table.locator("tr").evaluate_all(column)[1:] == [str(v) for v in range(10)]
+    table.locator("th", has_text="seven").click()  # again: descending
+    assert table.locator("tr").evaluate_all(column)[1:] == [str(v) for v in range(9, -1, -1)]
+
+
 def test_no_javascript_errors_and_time(ran):
     assert not ran.errors, "\n".join(ran.errors)
     assert ran.run_all_s < 180

@@ -4,9 +4,11 @@ Kernel(..., device="emulator")[grid, block](...) -> numpy/torch references.
 * ``mfma_regs.hip``: one kernel per gfx942 MFMA (and modifier variants); lanes load register
   contents the test packs with ``workbench.layouts``, so the checks are about arithmetic, element
   types, CBSZ/ABID/BLGP/negation and batching over waves (3 waves per launch, different data).
-  Modifier references come from the prose of amd_hw_facts §1.4, not from the catalog.
+  Modifier references come from the prose of the AMD Matrix Instruction Calculator's README
+  (CBSZ/ABID/BLGP), not from the catalog.
 * ``mfma_layout.hip`` / ``mfma_gemm.hip``: kernels that place matrix elements in lanes with
-  hand-written closed forms (amd_hw_facts §1.2), independent of the catalog the emulator uses.
+  hand-written closed forms (the calculator's formulas), independent of the catalog the emulator
+  uses.
 
 Inputs are small integers wherever the result can then be exact (every product and partial sum
 is an integer far below 2^24, so any summation order gives the same f32): those comparisons are
@@ -88,7 +90,7 @@ def as_arg(ins, k: int, lanes: np.ndarray) -> np.ndarray:
     return flat.view(dt) if dt is not None else flat
 
 
-# ---- modifier oracles (amd_hw_facts §1.4 prose, written independently of the catalog) --------
+# ---- modifier oracles (calculator README prose, written independently of the catalog) --------
 def a_block_source(blocks: int, cbsz: int, abid: int) -> np.ndarray:
     """"broadcast one A block to 2^CBSZ blocks; ABID picks which block within each group"."""
     group = 1 << cbsz
@@ -136,7 +138,7 @@ def run_regs(mod, mnemonic, kernel, a, b, c, cbsz=0, abid=0, blgp=0):
     launch(mod, kernel, WAVES, 64, as_arg(ins, 1, la), as_arg(ins, 2, lb), as_arg(ins, 3, lc),
            as_arg(ins, 0, ld))
     got = decode(ins.d_type, unpack(ins, "D", ld))
-    # reference: the values the registers hold, with the modifiers applied per §1.4
+    # reference: the values the registers hold, with the modifiers applied per the calculator README
     av = decode_input(ins.a_type, unpack(ins, "A", la))
     bv = decode_input(ins.b_type, unpack(ins, "B", lb[:, blgp_source_lanes(
         blgp if ins.blgp == "lanes" else 0)]))

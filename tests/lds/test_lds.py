@@ -1,6 +1,6 @@
 """workbench.lds core: DS decoding, phase tables (sourced vs assumed), conflict counting.
 
-FACTS = shared/reference/amd_hw_facts.md. Expected numbers are derived by hand in the comments.
+Source tags as in docs/sources.md. Expected numbers are derived by hand in the comments.
 """
 from __future__ import annotations
 
@@ -91,10 +91,10 @@ def test_pair_addresses():
 
 
 # ------------------------------------------------------------------------------ phase tables
-# CK-LDS (composable_kernel docs/conceptual/ck_tile/hardware/lds_bank_conflicts.rst, FACTS §3.2)
+# CK-LDS (composable_kernel docs/conceptual/ck_tile/hardware/lds_bank_conflicts.rst)
 CK_READ_B128 = _sets("0-3,20-23", "4-7,16-19", "8-11,28-31", "12-15,24-27", "32-35,52-55",
                      "36-39,48-51", "40-43,60-63", "44-47,56-59")
-# HipKittens analysis/paper_experiments/phases/<instr>/phase_results.txt (gfx950, FACTS §3.2)
+# HipKittens analysis/paper_experiments/phases/<instr>/phase_results.txt (gfx950, rocprofv3)
 HK = {
     "ds_read_b128": (_sets("0-3,12-15,20-27", "4-11,16-19,28-31", "32-35,44-47,52-59",
                            "36-43,48-51,60-63"), 64),
@@ -182,7 +182,7 @@ def test_every_table_partitions_the_wave(arch):
 
 
 def test_assumption_flags():
-    # gfx942 ds_read_b64 is not measured anywhere (FACTS §3.2 / §7)
+    # gfx942 ds_read_b64 is not measured anywhere (CK documents only b128; HipKittens gfx950)
     assert phase_table("ds_read_b64", "gfx942").is_assumption
     assert not phase_table("ds_read_b32", "gfx942").is_assumption  # GCN half-wave rule
     assert phase_table("ds_read_b128", "gfx90a").is_assumption     # CK grouping not on CDNA2

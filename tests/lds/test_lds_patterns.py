@@ -1,6 +1,6 @@
 """workbench.lds tiles and access generators: known bank-conflict cases, each with its source.
 
-FACTS = shared/reference/amd_hw_facts.md. Expected counts are derived by hand in the comments
+Source tags as in docs/sources.md. Expected counts are derived by hand in the comments
 (bank = (byte address / 4) mod banks; a phase costs the max number of distinct dwords per bank;
 conflict cycles = sum over phases of (degree - 1)).
 """
@@ -81,7 +81,7 @@ def test_callable_swizzle_and_errors():
 # ------------------------------------------------------------------------------ known cases
 def test_transpose_column_read_32_way_and_padding_fix():
     # 32x32 fp32, unpadded: element (i, c) is at 128*i + 4c -> bank c for every i. ds_read_b32 on
-    # gfx942 is checked per half-wave (FACTS §3.2 / AMD APP guide): lanes 0-31 read column 0,
+    # gfx942 is checked per half-wave (AMD APP OpenCL guide §6.2): lanes 0-31 read column 0,
     # lanes 32-63 column 1 -> 32-way in both phases, 2 x 31 = 62 conflict cycles.
     t = SharedTile((32, 32), "f32")
     acc = column_access(t, 0, "ds_read_b32", "gfx942")
@@ -115,7 +115,7 @@ def test_broadcast_pattern():
 
 
 def test_mfma_16x16x16_bf16_a_swizzle():
-    # gfx942 v_mfma_f32_16x16x16_bf16 A (FACTS §1.2): lane = 16*(k//4) + i, 4 bf16 = 8 B/lane
+    # gfx942 v_mfma_f32_16x16x16_bf16 A (AMD matrix calculator): lane = 16*(k//4) + i, 8 B/lane
     # -> one ds_read_b64. Tile 16 x 64 bf16 (128-B rows = one pass over 32 banks).
     # Unswizzled: lanes 0-15 (one assumed 16-lane phase) read rows 0-15 at bytes 0-7 -> dwords
     # 32r, 32r+1 -> banks 0 and 1 hold 16 distinct dwords each -> 16-way; same for the other
@@ -140,7 +140,8 @@ def _ck_vertical(lane: int) -> tuple[int, int]:
 
 
 def test_ck_gfx942_b128_vertical_read():
-    # CK-LDS (FACTS §3.2): "a naive row-major MFMA read gives 4-way conflicts per phase".
+    # CK-LDS (composable_kernel lds_bank_conflicts.rst): a naive row-major MFMA read conflicts
+    # 4-way in each phase.
     # 16 x 64 fp16 (128-B rows). CK group {0-3, 20-23}: lanes 0-3 = rows 0-3, chunk 0 -> banks
     # 0-3 with 4 distinct dwords each; lanes 20-23 = rows 4-7, chunk 1 -> banks 4-7, 4 each ->
     # 4-way; every group alike -> 8 phases x 3 = 24 conflict cycles.
@@ -158,7 +159,7 @@ def test_ck_gfx942_b128_vertical_read():
 
 
 def test_gfx950_16x16x32_bf16_b128_swizzle():
-    # gfx950 v_mfma_f32_16x16x32_bf16 A (FACTS §1.3, CK lane constants): lane = 16*(k//8) + i,
+    # gfx950 v_mfma_f32_16x16x32_bf16 A (CK-MFMA lane constants): lane = 16*(k//8) + i,
     # 8 bf16 = 16 B -> one ds_read_b128; HK phases: 4 x 16 lanes over 64 banks.
     # Unswizzled 16 x 64 bf16: phase {0-3,12-15,20-27} reads rows 0-3,12-15 at chunk 0 and rows
     # 4-11 at chunk 1; a 128-B row is half of the 256-B bank line, so even rows use banks 0-31
@@ -196,8 +197,8 @@ def test_mfma_read_split_and_transposed_storage():
 
 @pytest.mark.parametrize("padding,per_part", [(0, 2), (1, 2), (4, 0)])
 def test_mfma_d_store_padding(padding, per_part):
-    # D of v_mfma_f32_16x16x16_bf16 (FACTS §1.2): GPR = i % 4, lane = 16*(i//4) + j. Register p
-    # is stored with ds_write_b32: a half-wave writes rows p and 4+p, cols 0-15.
+    # D of v_mfma_f32_16x16x16_bf16 (AMD matrix calculator): GPR = i % 4, lane = 16*(i//4) + j;
+    # register p is stored with ds_write_b32: a half-wave writes rows p and 4+p, cols 0-15.
     # pitch 16 dwords: rows p and 4+p start 64 dwords apart -> same banks -> 2-way;
     # pitch 17: shift 68 = 4 mod 32 -> 12 banks overlap -> still 2-way;
     # pitch 20: shift 80 = 16 mod 32 -> banks j and j+16, disjoint -> conflict-free.
@@ -207,9 +208,9 @@ def test_mfma_d_store_padding(padding, per_part):
 
 
 def test_wmma_rdna3_replicated_lanes():
-    # gfx1100 v_wmma_f32_16x16x16_f16 A (FACTS §2.1): lanes i and i+16 both hold row i (16 k =
-    # 32 B) -> 2 x ds_read_b128. Under the assumed 8-lane RDNA phases, lanes 0-7 = rows 0-7 of a
-    # 32-B-pitch tile: rows r and r+4 share banks -> 2-way in each of 4 phases.
+    # gfx1100 v_wmma_f32_16x16x16_f16 A (AMD matrix calculator, RDNA3): lanes i and i+16 both hold
+    # row i (16 k = 32 B) -> 2 x ds_read_b128. Under the assumed 8-lane RDNA phases, lanes 0-7 =
+    # rows 0-7 of a 32-B-pitch tile: rows r and r+4 share banks -> 2-way in each of 4 phases.
     g = mfma_operand_reads("v_wmma_f32_16x16x16_f16", "A", SharedTile((16, 16), "f16"),
                            "ds_read_b128", "gfx1100")
     assert len(g) == 2 and [a.conflict_cycles for a in g] == [4, 4]

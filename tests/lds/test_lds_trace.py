@@ -145,7 +145,7 @@ def test_exec_mask_and_read2_and_permute():
 def test_unmodelled_truncated_and_arch_from_trace():
     rows = [(0x10, "ds_read_b128", LANE * 16, ALL, 2, 0), (0x30, "ds_append", SEQ, ALL, 9, 0)]
     r = trace_conflicts(trace(rows, truncated=True, ds_dropped=7, arch="gfx950"))
-    assert r.arch == "gfx950" and r[0].table.banks == 64     # FACTS §3.2: gfx950 b128 reads
+    assert r.arch == "gfx950" and r[0].table.banks == 64     # HipKittens: gfx950 b128 reads
     assert [(u.pc, u.mnemonic, u.executions) for u in r.unmodelled] == [(0x30, "ds_append", 1)]
     text = r.text()
     assert "not modelled: ds_append @0x30 (line 9)" in text

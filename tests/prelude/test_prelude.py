@@ -217,7 +217,8 @@ def _kernarg_bytes_loaded(co, kernel: str) -> set[int]:
 
 @pytest.mark.parametrize("arch", ARCHS)
 def test_block_and_grid_dims_read_cov5_hidden_arguments(arch):
-    """blockDim = hidden_group_size_*, gridDim = hidden_block_count_* (amd_hw_facts.md §5.4);
+    """blockDim = hidden_group_size_*, gridDim = hidden_block_count_* (AMDGPUUsage,
+    code object V5 hidden arguments);
     with uniform work-groups the remainder terms fold away and no dispatch pointer is used."""
     src = """
 extern "C" __global__ void dims(unsigned* out) {

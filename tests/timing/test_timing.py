@@ -183,7 +183,8 @@ def test_predict_refuses_a_stream_of_another_arch():
 def test_report_text_is_labelled_modelled_and_lists_sources(mfma_report):
     t = mfma_report.text()
     assert "modelled" in mfma_report.summary()
-    assert "FACTS §6" in t and "ASSUMPTION" in t and "vL1D" in t
+    assert "BASEINFO (getEUsPerCU: 4 SIMDs per CU)" in t and "ASSUMPTION" in t and "vL1D" in t
+    assert "AMDGPUBaseInfo.cpp" in t  # the key's full title is listed under the table
     assert "This timing leans on" in t and "clock_load_rule" in t  # the report names them
     # the MFMA loop's load and clock depend a little on the LLVM's schedule (99% and 1.21 GHz
     # with LLVM 22, 98% with LLVM 19): check the line's form and that it states the report's own
@@ -207,6 +208,20 @@ def test_timeline_static_view_groups_waves_by_simd(mfma_report):
     assert any(type(t).__name__ == "HoverTool" for t in fig.tools)
     with pytest.raises(ValueError, match="end must be after start"):
         mfma_report.timeline(start=50, end=10)
+
+
+def test_timeline_static_view_shows_the_waits_a_load_span_covers():
+    """A copy waits on its load (s_waitcnt vmcnt) before it stores: the load's span (issue to
+    data return) covers that wait, and the character chart shows the wait ('.'), not 'L'."""
+    k = _kernel("copy4", "copy.hip")
+    x = np.zeros((256, 4), np.float32)
+    r = k.timing[1, 256](x, x.copy(), 256, chip="mi300x")
+    waits = [(a, b) for (_w, a, b, kind, _r) in r.spans if kind == 6 and b - a >= 200]
+    assert waits, "the copy should wait for its load"
+    text = r.timeline(width=60).text()
+    rows = [line for line in text.splitlines() if line.startswith("  wave")]
+    assert rows and all("." in row for row in rows), text
+    assert all("L" in row for row in rows), text  # the load's issue still shows
 
 
 def _mfma_overlap(report, w1: int, w2: int, lo: int, hi: int) -> tuple[float, float]:

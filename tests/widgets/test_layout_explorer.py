@@ -48,7 +48,7 @@ def test_rdna3_copies_and_opsel_halves():
     a = placement(ins, "A")
     assert a.replicas == 2
     holders = sorted(int(x) for x in a.lane[a.used & (a.row == 3) & (a.col == 7)])
-    assert holders == [3, 19]  # facts §2.1: lanes 16-31 repeat lanes 0-15 for A
+    assert holders == [3, 19]  # CALC, RDNA3: lanes 16-31 repeat lanes 0-15 for A
     lo, hi = placement(ins, "D"), placement(ins, "D", Modifiers(opsel=4))
     assert set(lo.elem[lo.used].tolist()) == {0} and set(hi.elem[hi.used].tolist()) == {1}
     assert (~lo.used).sum() == 32 * 8  # the other half of each of the 8 registers
@@ -60,7 +60,7 @@ def test_cbsz_abid_broadcast_and_blgp_lanes():
     # both blocks read A block 1 (lanes 32-63); lanes 0-31 feed nothing
     assert set(p.lane[p.used].tolist()) == set(range(32, 64))
     assert sorted(set(p.lane[~p.used].tolist())) == list(range(32))
-    b = placement(ins, "B", Modifiers(blgp=1))  # BLGP 1: lane L reads L mod 32 (facts §1.4)
+    b = placement(ins, "B", Modifiers(blgp=1))  # BLGP 1: lane L reads L mod 32 (CALC README)
     assert set(b.lane[b.used].tolist()) == set(range(32))
     text = matrix_text(p)
     assert "modifiers cbsz=1 abid=1" in text
@@ -273,7 +273,7 @@ def test_widgets_in_a_kernel_send_bokehjs_once(monkeypatch):
 
 def test_widget_info_names_the_active_modifier():
     w = wb.layout("v_mfma_f64_16x16x4_f64", arch="gfx942", operand="C").widget()
-    w.controls["blgp"].value = 4  # CDNA3 f64: BLGP bit 2 negates C (facts §1.4)
+    w.controls["blgp"].value = 4  # CDNA3 f64: BLGP bit 2 negates C (CALC README)
     assert "BLGP=4 negates C (C is negated)" in w.info.value
     assert "BLGP=4 negates C" in layout("v_mfma_f64_16x16x4_f64", "gfx942", "C", blgp=4).text()
 

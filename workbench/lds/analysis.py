@@ -4,7 +4,8 @@ Cost model (defined here, used everywhere in workbench.lds):
 
 * A byte address ``a`` lies in dword ``a // 4`` and bank ``(a // 4) mod banks``; an access of
   ``size`` bytes covers the consecutive dwords ``a//4 .. (a+size-1)//4`` and hence consecutive
-  banks (FACTS §3.1: "Bank index = (byte_address / 4) mod #banks", CK-LDS, HK README).
+  banks (bank = (byte address / 4) mod banks: CK-LDS, composable_kernel lds_bank_conflicts.rst;
+  HipKittens analysis/paper_experiments/phases README).
 * The lanes of a wave are split into phases (``phases.py``); lanes in different phases never
   conflict.  Each bank serves one dword per cycle: "each bank can be read from, written to, or
   atomically updated every cycle, for a total throughput of 128B/clock" (RPC
@@ -14,9 +15,10 @@ Cost model (defined here, used everywhere in workbench.lds):
   a conflict.  So a phase costs ``max over banks of the number of DISTINCT dwords`` it touches
   in that bank: its conflict degree (1 = conflict-free).
 * ``extra cycles = degree - 1`` per phase.  Their sum is the model of ``SQ_LDS_BANK_CONFLICT``,
-  "the number of cycles the LDS is stalled by bank conflicts" (rocprofiler counter description,
-  FACTS §3.3; the first cycle of a phase is never counted as contended, which is why
-  rocprof-compute's conflict rate tops out at 96.875 % = 31/32, RPC local-data-share.rst).
+  "the number of cycles the LDS is stalled by bank conflicts" (rocprofiler's gfx908 counter
+  description, exact file not traced; the first cycle of a phase is never counted as contended,
+  which is why rocprof-compute's conflict rate tops out at 96.875 % = 31/32, RPC
+  local-data-share.rst).
 * LDS atomics to the same address in one cycle are "address conflicts" (RPC; counter
   SQ_LDS_ADDR_CONFLICT).  Model assumption: a bank applies one atomic per cycle, so an atomic
   phase costs ``max over banks of all lane-accesses``; the cycles beyond the distinct-dword
@@ -515,7 +517,8 @@ def analyze(addresses, exec_mask=None, instruction: str | DsInstruction = "ds_re
     inactive lanes are ignored. Returns an ``Access`` for one execution, an ``AccessBatch`` for a
     batch. Cost (module docstring): a phase costs the max over banks of the distinct dwords it
     touches; ``conflict_cycles`` = sum over phases of (degree - 1), the model of
-    SQ_LDS_BANK_CONFLICT, "cycles the LDS is stalled by bank conflicts" (FACTS §3.3).
+    SQ_LDS_BANK_CONFLICT, "cycles the LDS is stalled by bank conflicts" (rocprofiler's counter
+    description; rocprofiler-compute local-data-share.rst).
     """
     op, a, table, addr, ex, batch = _prepare(addresses, exec_mask, instruction, arch)
     if batch:

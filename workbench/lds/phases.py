@@ -21,7 +21,8 @@ class PhaseTable:
     """The lane groups ("phases") of one instruction on one arch, and the banks they address.
 
     ``banks`` is the modulus of the bank index (``dword mod banks``) for this instruction: on
-    gfx950 the wide read path has 64 banks while other accesses see 32 (FACTS §3.1/§3.2).
+    gfx950 the wide read path has 64 banks while other accesses see 32 (HipKittens' rocprofv3
+    measurement on gfx950; LLVM's ldsbankcount32 and rocprofiler-compute's 32 banks elsewhere).
     ``assumption`` is None when ``source`` documents or measured the grouping.
     """
 
@@ -83,24 +84,25 @@ def _lane_sets(*sets: str) -> tuple[tuple[int, ...], ...]:
 
 
 # ---------------------------------------------------------------------------------------------
-# Sourced groupings (FACTS = shared/reference/amd_hw_facts.md)
+# Sourced groupings (tags as in docs/sources.md)
 # ---------------------------------------------------------------------------------------------
-# CK-LDS (FACTS §3.2; ROCm/composable_kernel docs/conceptual/ck_tile/hardware/
+# CK-LDS (ROCm/composable_kernel docs/conceptual/ck_tile/hardware/
 # lds_bank_conflicts.rst): ds_read_b128 is serviced in 8 groups of 8 lanes, non-contiguous,
 # chosen to match MFMA "vertical" operand reads.
 _CK_READ_B128 = _lane_sets("0-3,20-23", "4-7,16-19", "8-11,28-31", "12-15,24-27",
                            "32-35,52-55", "36-39,48-51", "40-43,60-63", "44-47,56-59")
-_SRC_CK_READ = ("CK-LDS (composable_kernel lds_bank_conflicts.rst, FACTS §3.2): ds_read_b128 in "
-                "8 groups of 8 lanes {0-3,20-23},{4-7,16-19},...")
-_SRC_CK_WRITE = ("CK-LDS (composable_kernel lds_bank_conflicts.rst, FACTS §3.2): ds_write_b128 "
-                 "in 8 phases of 8 consecutive lanes")
-# HipKittens rocprofv3 SQ_LDS_BANK_CONFLICT phase solver on gfx950 (FACTS §3.2; HK
+_SRC_CK_READ = ("CK-LDS (composable_kernel docs, ck_tile/hardware/lds_bank_conflicts.rst): "
+                "ds_read_b128 in 8 groups of 8 lanes {0-3,20-23},{4-7,16-19},...")
+_SRC_CK_WRITE = ("CK-LDS (composable_kernel docs, ck_tile/hardware/lds_bank_conflicts.rst): "
+                 "ds_write_b128 in 8 phases of 8 consecutive lanes")
+# HipKittens rocprofv3 SQ_LDS_BANK_CONFLICT phase solver on gfx950 (HazyResearch/HipKittens
 # analysis/paper_experiments/phases/*/phase_results.txt and bank_results.txt, re-read in the
 # thebard85kigz/hipkittens copy of that tree).
 _HK_READ_B128 = _lane_sets("0-3,12-15,20-27", "4-11,16-19,28-31", "32-35,44-47,52-59",
                            "36-43,48-51,60-63")
 _HK_READ_B96 = _CK_READ_B128  # HK phase_results.txt for ds_read_b96 lists exactly these 8 sets
-_SRC_HK = "HipKittens gfx950 rocprofv3 phase/bank solver (FACTS §3.2, HK phase_results.txt)"
+_SRC_HK = ("HipKittens gfx950 rocprofv3 phase/bank solver (HazyResearch/HipKittens "
+           "analysis/paper_experiments/phases/*/phase_results.txt)")
 # AMD APP OpenCL Programming Guide §6.2 (GCN): "Bank conflicts are determined by what addresses
 # are accessed on each half wavefront boundary. Threads 0 through 31 are checked for conflicts
 # as are threads 32 through 63" (quoted in community.amd.com thread 196599); CK's CDNA bank
@@ -123,8 +125,8 @@ def _cdna3_tables(wave: int) -> dict[str, tuple]:
         "b32": (half, 32, _SRC_HALF_WAVE, None),
         "b64": (q16, 32, "AMD APP OpenCL Programming Guide §6.2 (GCN): 'a simple sequential "
                 "address pattern, where each work-item reads a float2 value from LDS, generates "
-                "a conflict-free access pattern'; HK measured ds_write_b64 on gfx950 as 4 x 16 "
-                "consecutive lanes (FACTS §3.2)",
+                "a conflict-free access pattern'; HipKittens measured ds_write_b64 on gfx950 as "
+                "4 x 16 consecutive lanes (phases/ds_write_b64/phase_results.txt)",
                 "gfx942 ds_read_b64/ds_write_b64 not measured: assumed 4 phases of 16 "
                 "consecutive lanes (16 lanes x 8 B = 128 B = one pass over 32 banks)"),
         "b96_load": (_CK_READ_B128, 32, _SRC_HK + ": gfx950 ds_read_b96 = CK's b128 grouping "
@@ -154,7 +156,8 @@ def _cdna4_tables(wave: int) -> dict[str, tuple]:
     t = _cdna3_tables(wave)
     out = {k: (g, b, s, (a or "") + ("; " if a else "") + "not measured on gfx950: assumed as "
                "on gfx942 (LLVM ldsbankcount32 and rocprof-compute lds_banks_per_cu=32 still "
-               "apply outside the widened read path, FACTS §3.1)")
+               "apply outside the widened read path: LLVM's gfx950 feature list, "
+               "rocprofiler-compute soc_gfx950.py)")
            for k, (g, b, s, a) in t.items()}
     out["b128_load"] = (_HK_READ_B128, 64, _SRC_HK + ": 4 phases x 16 lanes, 64 banks", None)
     out["b96_load"] = (_HK_READ_B96, 32, _SRC_HK + ": 8 phases x 8 lanes, 32 banks", None)
@@ -188,9 +191,11 @@ def _cdna2_tables(wave: int) -> dict[str, tuple]:
 
 
 def _rdna_tables(wave: int, banks: int) -> dict[str, tuple]:
-    """RDNA: no phase measurement exists (FACTS §7); consecutive lanes filling one bank pass."""
-    src = f"LLVM models {banks} banks x 4 B on RDNA (ldsbankcount32, FACTS §3.1)"
-    why = ("RDNA LDS phases are undocumented and unmeasured (FACTS §7): assumed phases of "
+    """RDNA: no phase measurement exists (no AMD document or public measurement found);
+    consecutive lanes filling one bank pass."""
+    src = f"LLVM models {banks} banks x 4 B on RDNA (AMDGPU feature ldsbankcount32 of gfx11/gfx12)"
+    why = ("RDNA LDS phases are undocumented and unmeasured (no AMD document or public "
+           "measurement found): assumed phases of "
            "consecutive lanes that move {bytes} B = one pass over {banks} banks")
 
     def table(bytes_per_lane: int, lanes: int) -> tuple:

@@ -16,9 +16,10 @@ address), ``source_line`` [n] (0 = unknown) and optionally ``wave`` [n] and ``wo
 
 What the total means: the sum over all DS executions of (phase degree - 1) is this model's
 ``SQ_LDS_BANK_CONFLICT``, the hardware counter of "cycles the LDS is stalled by bank conflicts",
-summed over the kernel (rocprofiler counter description; shared/reference/amd_hw_facts.md §3.3).
-What the model cannot see: waves competing for the LDS (the two SIMDs of a pair share it and
-only one issues at a time, RPC pipeline-descriptions, FACTS §3.1), port bandwidth (a wave gets
+summed over the kernel (rocprofiler's gfx908 counter description of SQ_LDS_BANK_CONFLICT, exact
+file not traced; rocprofiler-compute's local-data-share.rst also counts bank conflicts in cycles).
+What the model cannot see: waves competing for the LDS (the two SIMDs of a pair share it and only
+one issues at a time: rocprofiler-compute pipeline-descriptions.rst), port bandwidth (a wave gets
 at most 64 B/clk), latency and queueing; and a truncated trace holds only its first rows.
 """
 from __future__ import annotations
@@ -50,8 +51,9 @@ EMULATOR_ARCH = "gfx942"
 _CHUNK = 4096
 
 COUNTER_NOTE = ("conflict cycles model SQ_LDS_BANK_CONFLICT, 'cycles the LDS is stalled by bank "
-                "conflicts', summed over the kernel (rocprofiler counter description, FACTS "
-                "§3.3): per wave instruction, sum over phases of (degree - 1)")
+                "conflicts', summed over the kernel (rocprofiler counter description; "
+                "rocprofiler-compute local-data-share.rst): per wave instruction, sum over "
+                "phases of (degree - 1)")
 NOT_SEEN_NOTE = ("not modelled: waves competing for the LDS (a SIMD pair shares it), port "
                  "bandwidth, latency and queueing; hardware counts can only be higher")
 

@@ -1,6 +1,8 @@
 """wb.bench: time a kernel on a GPU with device events, the way the vendor benchmarks do.
 
-Method (shared/reference/tutorial_perf_anchors.md §1.10 and §5 "Benchmark hygiene"): warm-up
+Method (the hygiene of AMD's ROCm blog "Measuring max-achievable FLOPs, part 2": warm-up,
+rotating buffers, cold caches; and of HipKittens' GEMM tests, kernels/gemm/bf16fp32/mi350x/
+test_python.py: 500 warm-up then 100 event-timed launches, fresh inputs each time): warm-up
 launches first; then every timed launch sits between two GPU events on one stream (no host
 sync inside the loop), optionally after overwriting a buffer larger than the caches
 (``flush_l2``) and/or with one of several copies of every pointer argument (``rotate``) so no

@@ -8,8 +8,9 @@ from ``BoundArg`` (exact C types). Three consumers share it:
   be exactly ``.size`` bytes [inferred from ROCclr's per-argument KernelParameters::set; not
   verified on an AMD GPU here].
 - the emulator and a raw-buffer launch: ``pack_kernargs`` builds the whole kernarg segment,
-  explicit arguments at their offsets plus the COV5 hidden arguments
-  (shared/reference/amd_hw_facts.md §5.4).
+  explicit arguments at their offsets plus the COV5 hidden arguments (LLVM AMDGPUUsage,
+  code object V5 metadata: the ``hidden_*`` argument kinds; their offsets as LLVM's
+  AMDGPUHSAMetadataStreamer.cpp emits them and SIDefines.h ``ImplicitArg`` names them).
 - ``check_layout`` verifies that the metadata offsets are the C-ABI layout of the argument
   types clang's AST reported, so a type/metadata disagreement is caught before a launch.
 
@@ -28,7 +29,8 @@ from ..codeobject import KernelArg, KernelInfo
 from .args import BoundArg, element_dtype
 from .errors import LaunchError
 
-# COV5 hidden-argument values a HIP launch implies (amd_hw_facts.md §5.4): the grid is given in
+# COV5 hidden-argument values a HIP launch implies (AMDGPUUsage, code object V5 hidden
+# arguments: remainders are the size of a partial last group): the grid is given in
 # workgroups, so every group is full and the remainders are 0; global offsets are 0.
 _HIDDEN_ZERO = ("hidden_remainder_x", "hidden_remainder_y", "hidden_remainder_z",
                 "hidden_global_offset_x", "hidden_global_offset_y", "hidden_global_offset_z")
@@ -162,7 +164,8 @@ def _containing_arg(info: KernelInfo, field: BoundArg) -> int:
 
 def hidden_values(grid: Sequence[int], block: Sequence[int],
                   dynamic_lds: int = 0) -> dict[str, int]:
-    """COV5 hidden-argument values of a HIP launch (grid in workgroups; §5.4)."""
+    """COV5 hidden-argument values of a HIP launch (grid in workgroups; AMDGPUUsage, COV5
+    hidden arguments)."""
     dims = 3 if grid[2] > 1 or block[2] > 1 else 2 if grid[1] > 1 or block[1] > 1 else 1
     vals = {f"hidden_block_count_{c}": int(grid[i]) for i, c in enumerate("xyz")}
     vals.update({f"hidden_group_size_{c}": int(block[i]) for i, c in enumerate("xyz")})

@@ -1,14 +1,14 @@
 """RocmDevice: an AMD GPU through cupy's ROCm build, running the very code object hipwb built.
 
-Default backend ``"module"``: ``cupy.RawModule(path=co.path)`` loads the .hsaco that the ISA
-view, the occupancy table and the emulator read, so what is analysed is what runs (cupy ignores
-``options`` for ``path=`` modules; shared/reference/jupyter_anchors.md §2 "Pre-built code
-objects"). Backend ``"hiprtc"`` recompiles the Module's source through hiprtc instead
-(``RawModule(code=..., backend="nvrtc")``, which cupy maps to hiprtc on ROCm, §2), for when
-ROCm's own headers are wanted; that binary is not the one hipwb analysed, and LaunchResult says
-so. The GPU's ``gcnArchName`` (e.g. ``gfx942:sramecc+:xnack-``) is the device's target: a code
-object built for another processor, or with an incompatible xnack/sramecc setting, is refused
-before anything is loaded.
+Default backend ``"module"``: ``cupy.RawModule(path=co.path)`` loads the .hsaco that the ISA view,
+the occupancy table and the emulator read, so what is analysed is what runs (cupy ignores
+``options`` for ``path=`` modules by design: https://github.com/cupy/cupy/issues/3558). Backend
+``"hiprtc"`` recompiles the Module's source through hiprtc instead (``RawModule(code=...,
+backend="nvrtc")``, which cupy maps to hiprtc on ROCm in its cupy/cuda/compiler.py), for when
+ROCm's own headers are wanted; that binary is not the one hipwb analysed, and LaunchResult says so.
+The GPU's ``gcnArchName`` (e.g. ``gfx942:sramecc+:xnack-``) is the device's target: a code object
+built for another processor, or with an incompatible xnack/sramecc setting, is refused before
+anything is loaded.
 
 Not yet run on AMD hardware: everything here that needs a GPU is exercised by tests with a fake
 cupy module (tests/runtime/test_rocm_path.py) and the shared cupy launch path runs on CudaDevice.
@@ -105,7 +105,8 @@ def check_code_object(arch: str, elf: bytes, target: TargetId, what: str = "kern
 
 def hiprtc_options(module: Any, target: TargetId | str, opt_level: str = "-O3") -> tuple[str, ...]:
     """hiprtc options that rebuild ``module`` for ``target``: arch, -O, defines, include dirs,
-    then the module's own options (hiprtc takes clang options; jupyter_anchors.md §2)."""
+    then the module's own options (hiprtc takes clang options: ROCm HIP documentation,
+    "Programming for HIP runtime compiler (RTC)", docs/sources.md: HIPRTC)."""
     opts = [f"--offload-arch={target}"]
     user = tuple(getattr(module, "options", ()))
     if not any(o.startswith("-O") for o in user):
@@ -195,8 +196,9 @@ class RocmDevice(CupyDevice):
         return int(self.props.get("l2CacheSize", 0))
 
     def flush_bytes(self) -> int:
-        # CDNA3/4 put a 256 MB MALL (Infinity Cache) behind L2 (tutorial_perf_anchors.md §5,
-        # MI355X row): overwrite twice that, so no input survives in either cache.
+        # CDNA3/4 put a 256 MB MALL (Infinity Cache) behind L2 (AMD CDNA 3 white paper; the
+        # ROCm GPU specifications' 256 MiB L3 for MI300X and MI355X): overwrite twice that, so
+        # no input survives in either cache.
         return max(2 * 256 * 2**20, 2 * self.l2_bytes())
 
     def compute_units(self) -> int:

@@ -4,10 +4,11 @@ Why one table: the model's behaviour must be traceable to documents, not tuned t
 Each ``Param`` carries its source; values marked ``ASSUMPTION`` have no primary source found
 in this project's references and are stated as such wherever the report lists its sources.
 
-Source keys (full titles in ``SOURCES``): FACTS = shared/reference/amd_hw_facts.md, PERF =
-shared/reference/tutorial_perf_anchors.md, SCHED = LLVM AMDGPU SISchedule.td, GCN = AMD "Graphics
-Cores Next architecture" white paper (2012), RPC = rocprofiler-compute docs (conceptual/*.rst),
-MAF / GLUON = AMD's measured clocks under matrix load (the power-limited clock).
+Source keys (full titles in ``SOURCES``, and in docs/sources.md): SCHED = LLVM AMDGPU
+SISchedule.td, BASEINFO = LLVM AMDGPUBaseInfo.cpp, GCN = AMD "Graphics Cores Next architecture"
+white paper (2012), RPC = rocprofiler-compute docs (conceptual/*.rst), CK-LDS = composable_kernel's
+LDS bank-conflict page, HK = HipKittens' gfx950 LDS measurement, FP8BLOG = AMD's CDNA4 FP8 GEMM
+blog, MAF / GLUON = AMD's measured clocks under matrix load (the power-limited clock).
 
 The clock: ``clock_ghz`` is the maximum engine clock, which the spec peaks assume. AMD's own
 measurements show it is not sustained under matrix load (MAF: MI300X at its max-achievable BF16
@@ -24,14 +25,23 @@ from .. import arch as _arch
 from ..errors import ArgumentValueError
 
 SOURCES = {
-    "FACTS": "shared/reference/amd_hw_facts.md (§3.1 LDS, §6 peak numbers)",
-    "PERF": "shared/reference/tutorial_perf_anchors.md §5 (peak and roofline numbers)",
+    "BASEINFO": "LLVM llvm/lib/Target/AMDGPU/Utils/AMDGPUBaseInfo.cpp (getEUsPerCU: 4 SIMDs "
+                "per CU on CDNA)",
     "SCHED": "LLVM llvm/lib/Target/AMDGPU/SISchedule.td (MFMA passes, 1 pass = 4 cycles)",
     "GCN": "AMD Graphics Cores Next architecture white paper (SIMD16 x 4 cycles per wave64 "
            "instruction; one issue slot per SIMD every 4 cycles, at most one instruction per wave "
            "and per instruction type per slot)",
-    "RPC": "rocprofiler-compute conceptual docs: pipeline-descriptions.rst (LDS ports), "
-           "l2-cache.rst, vector-l1-cache.rst",
+    "RPC": "rocprofiler-compute conceptual docs: pipeline-descriptions.rst (LDS: 32 banks x 4 B "
+           "on CDNA; a SIMD pair's port moves 64 B per cycle per direction; address and data "
+           "share the input port), l2-cache.rst, vector-l1-cache.rst",
+    "CK-LDS": "ROCm/composable_kernel docs/conceptual/ck_tile/hardware/lds_bank_conflicts.rst "
+              "(gfx942 LDS: 32 banks x 4 B, bank = (byte address / 4) mod 32)",
+    "HK": "HazyResearch/HipKittens analysis/paper_experiments/phases/*/bank_results.txt "
+          "(rocprofv3 SQ_LDS_BANK_CONFLICT solver on gfx950: ds_read_b64 / ds_read_b128 wrap "
+          "at bank 64)",
+    "FP8BLOG": "ROCm/rocm-blogs blogs/software-tools-optimization/cdna4-gemm-kernels/README.md "
+               "(AMD, 'FP8 GEMM Optimization on AMD CDNA4 Architecture'), Table 1: CDNA3 -> "
+               "CDNA4 LDS 64 -> 160 KB, banks 32 -> 64, LDS read 128 -> 256 B/clk",
     "CDNA3WP": "AMD CDNA 3 architecture white paper (L2: 4 MB per XCD, 16 channels x 128 B/clk; "
                "256 MB AMD Infinity Cache with 17.2 TB/s peak bandwidth)",
     "GPUSPECS": "ROCm documentation, reference/gpu-specs (MI300X and MI355X: 256 MiB L3 cache, "
@@ -175,7 +185,7 @@ def _common(lds_read_port: float, lds_read_src: str) -> dict:
     """Parameters shared by CDNA3 and CDNA4 (issue model, latencies, LDS ports)."""
     A = "ASSUMPTION"
     return {
-        "simds_per_cu": Param(4, "", "FACTS §6 (4 SIMDs per CU)"),
+        "simds_per_cu": Param(4, "", "BASEINFO (getEUsPerCU: 4 SIMDs per CU); GCN"),
         "issue_interval": Param(4, "cycles", "GCN (a SIMD gets an issue slot every 4 cycles)"),
         "valu_cycles": Param(4, "cycles", "GCN (wave64 on a 16-lane SIMD: 4 cycles)"),
         "trans_cycles": Param(16, "cycles", "SCHED (WriteTrans32 = 4 in the gfx940 model: 'F16 "
@@ -201,8 +211,8 @@ def _common(lds_read_port: float, lds_read_src: str) -> dict:
             "request path); the published kernels that move the most data per CU all run at "
             "0.21-0.26 distinct lines per cycle per CU"),
         "lds_write_port": Param(64, "B/clk per SIMD pair",
-                                "RPC pipeline-descriptions via FACTS §3.1: address and data share "
-                                "the input port (b32 store: 8 cycles, b128: 20)"),
+                                "RPC (pipeline-descriptions.rst): address and data share the "
+                                "input port (b32 store: 8 cycles, b128: 20)"),
         "ta_cycles": Param(4, "cycles per instruction",
                            "GPUOPEN (GCN TEX unit: 32-bit or smaller single-channel buffer loads "
                            "take 4 clocks per wave, in specific (coalesced) cases)",
@@ -292,8 +302,9 @@ MI300X = Chip("mi300x", "AMD Instinct MI300X", "gfx942", {
         17.2, "TB/s", "CDNA3WP (256 MB AMD Infinity Cache, 17.2 TB/s peak bandwidth)",
         "the memory-side cache between the XCDs' L2s and HBM; drawn on the roofline only: the "
         "model times no Infinity-Cache hits (every L2 miss is timed as an HBM access)"),
-    "lds_banks": Param(32, "banks x 4 B", "FACTS §3.1"),
-    **_common(64, "RPC via FACTS §3.1 (64 B per cycle per direction per port)"),
+    "lds_banks": Param(32, "banks x 4 B", "RPC (pipeline-descriptions.rst: 32 banks on CDNA); "
+                       "CK-LDS"),
+    **_common(64, "RPC (pipeline-descriptions.rst: 64 B per cycle per direction per port)"),
 })
 
 MI355X = Chip("mi355x", "AMD Instinct MI355X", "gfx950", {
@@ -320,8 +331,10 @@ MI355X = Chip("mi355x", "AMD Instinct MI355X", "gfx950", {
         "Cache bandwidth found. MI355X keeps MI300X's 256 MB Infinity Cache (GPUSPECS) and its "
         "memory-side place behind the XCDs' L2s, so the same peak is assumed",
         "drawn on the roofline only, as on MI300X (no Infinity-Cache hits are modelled)"),
-    "lds_banks": Param(64, "banks x 4 B (wide reads)", "FACTS §3.1-3.2 (HK measurement)"),
-    **_common(128, "MI350DOC 'doubled read bandwidth' (FACTS §3.1): 2 x 64 B/clk"),
+    "lds_banks": Param(64, "banks x 4 B (wide reads)", "HK (measured on gfx950); FP8BLOG "
+                       "Table 1 (CDNA4: 64 banks)"),
+    **_common(128, "MI350DOC 'doubled read bandwidth'; FP8BLOG Table 1 (LDS read 128 -> 256 "
+              "B/clk): 2 x 64 B/clk"),
 })
 
 MI325X = Chip("mi325x", "AMD Instinct MI325X", "gfx942", {

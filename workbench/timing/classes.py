@@ -96,14 +96,15 @@ def mfma_class(mnemonic: str, arch: str) -> InstClass:
     if not m:
         raise ArgumentValueError(f"timing model: cannot read the shape of MFMA {mnemonic!r}")
     M, N, K = (int(x) for x in m.groups())
-    # SCHED pass table (FACTS §1.1): gfx950 f8f6f4 16x16x128 = 8 passes with fp8/bf8 operands,
+    # LLVM SISchedule.td pass counts (SIDPGFX942/950FullSpeedModel; 1 pass = 4 cycles): gfx950
+    # f8f6f4 16x16x128 = 8 passes with fp8/bf8 operands,
     # 32x32x64 = 16; otherwise 16x16 = 4, 32x32 = 8, 4x4 = 2 passes.
     if "f8f6f4" in base:
         passes = 8 if M == 16 else 16
     else:
         passes = {4: 2, 16: 4, 32: 8}.get(M, 8)
     return InstClass(MFMA, 4 * passes, 2 * M * N * K, dt,
-                     source="SCHED passes (FACTS §1.1), shape read from the mnemonic")
+                     source="SCHED passes (LLVM SISchedule.td), shape read from the mnemonic")
 
 
 def classify(mnemonic: str, text: str, arch: str, trans_cycles: int = 16,

@@ -184,7 +184,8 @@ def row_costs(stream: InstStream, chip: Chip, dram_fraction: float) -> RowCosts:
     rows = np.nonzero(kind == C.LDS)[0]
     # a load with the ``lds`` modifier (or gfx950's global_load_lds_*) stores its data into LDS
     # instead of VGPRs (LLVM AMDGPU operand docs, gfx9 vdst of buffer loads: "data are stored
-    # directly into LDS"): those bytes take LDS bank cycles at banks x 4 B per clock (FACTS §3.1)
+    # directly into LDS"): those bytes take LDS bank cycles at banks x 4 B per clock
+    # (rocprofiler-compute pipeline-descriptions.rst: each bank moves 4 B per clock)
     dma_idx = np.zeros(max(cls) + 1, bool)
     for i in cls:
         ins = stream.instructions[i]

@@ -162,9 +162,10 @@ class TimingReport:
             return (f"MFMA-bound: the matrix pipes are busy {100 * frac:.0f}% of the time "
                     f"({LABEL}).")
         if frac >= 0.7:
-            what = {"VMEM": "global-memory data path (vL1D, this CU's turn at L2/HBM)",
-                    "LDS": "LDS banks", "VALU": "vector ALUs", "MFMA": "matrix pipes"}[unit]
-            return f"{unit}-bound: the {what} is busy {100 * frac:.0f}% of the time ({LABEL})."
+            what = {"VMEM": "global-memory data path (vL1D, this CU's turn at L2/HBM) is",
+                    "LDS": "LDS banks are", "VALU": "vector ALUs are",
+                    "MFMA": "matrix pipes are"}[unit]
+            return f"{unit}-bound: the {what} busy {100 * frac:.0f}% of the time ({LABEL})."
         # share of the waves' issue slots (one per wave every issue_interval cycles) used
         slots = self.window_cycles * max(1, len(self.stalls)) / self.chip["issue_interval"]
         issue = min(1.0, self.simulated_rows / max(1.0, slots))
@@ -218,11 +219,11 @@ class TimingReport:
                  f"  clock       {self.clock_reason}"]
         if self.flops:
             pk = self.peak_tflops
-            pct = (f", {self.percent_of_peak:.1f}% of the {pk:,.0f} TFLOP/s {self.dtype} peak "
+            pct = (f", {self.percent_of_peak:.1f}% of the {pk:,.1f} TFLOP/s {self.dtype} peak "
                    f"(at the {top:g} GHz max clock)") if pk else ""
             if pk and self.clock_ghz != top:
                 pct += (f", {self.percent_of_peak_at_clock:.1f}% of the "
-                        f"{self.peak_tflops_at_clock:,.0f} at {self.clock_ghz:.2f} GHz")
+                        f"{self.peak_tflops_at_clock:,.1f} at {self.clock_ghz:.2f} GHz")
             lines.append(f"  compute     {self.tflops:,.1f} TFLOP/s ({LABEL}){pct}")
         if self.clock_ghz != top:
             at_max = f"{self.tflops_at_max_clock:,.1f} TFLOP/s, " if self.flops else ""

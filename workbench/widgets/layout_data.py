@@ -25,8 +25,9 @@ __all__ = ["Modifiers", "Placement", "legal_modifiers", "matrix_text", "placemen
 class Modifiers:
     """The instruction modifiers that change where operands are read (all 0 = none).
 
-    CBSZ/ABID and BLGP are the CDNA VOP3P-MAI fields (amd_hw_facts §1.4); OPSEL bit 2 picks the
-    high halves of RDNA3 16-bit C/D registers (amd_hw_facts §2.1)."""
+    CBSZ/ABID and BLGP are the CDNA VOP3P-MAI fields (README of AMD's matrix instruction calculator,
+    ROCm/amd_matrix_instruction_calculator); OPSEL bit 2 picks the
+    high halves of RDNA3 16-bit C/D registers (same README)."""
 
     cbsz: int = 0
     abid: int = 0
@@ -48,7 +49,7 @@ def legal_modifiers(ins: MatrixInstruction, operand: str, cbsz: int = 0
     CBSZ/ABID exist on multi-block CDNA MFMAs and change which A block feeds each block
     (legal: CBSZ <= log2(blocks), ABID < 2**CBSZ); BLGP permutes B lanes on CDNA (or, on CDNA3
     f64, negates A/B/C); OPSEL selects the C/D halves of RDNA3 16-bit-output WMMA
-    (amd_hw_facts §1.4, §2.1; legality as ``MatrixInstruction.check_modifiers``)."""
+    (the calculator's README; legality as ``MatrixInstruction.check_modifiers``)."""
     op = operand.upper()
     out: dict[str, tuple[int, ...]] = {}
     if ins.cbsz_abid and op == "A":
@@ -118,7 +119,7 @@ class Placement:
         return self.reg * self.elems_per_reg + self.elem
 
     def negated(self) -> bool:
-        """Whether BLGP negates this operand (CDNA3 f64 MFMAs, amd_hw_facts §1.4)."""
+        """Whether BLGP negates this operand (CDNA3 f64 MFMAs, the calculator's README)."""
         if self.ins.blgp != "negate" or not self.mods.blgp:
             return False
         a, b, c = self.ins.negate_mask(self.mods.blgp)

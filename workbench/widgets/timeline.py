@@ -19,8 +19,17 @@ KINDS = ("MFMA", "VALU", "LDS read", "LDS write", "global load", "global store",
 COLORS = ("#d62728", "#bbbbbb", "#2ca02c", "#98df8a", "#1f77b4", "#9edae5", "#ffbb78",
           "#7f7f7f", "#c5b0d5")
 CHARS = ("M", "v", "r", "w", "L", "S", ".", "|", "s")
-# which kind a character cell shows when several overlap it (first wins)
-PRIORITY = (0, 2, 3, 4, 5, 1, 7, 6, 8)
+# Which kind a character cell shows when several overlap it (lowest tier wins): what the wave
+# issues (MFMA and VALU spans, and the first cell of a memory span: its issue, ranked above
+# VALU because one load among many VALU instructions is the news), then why it
+# stands still (a wait, a barrier), then memory in flight (the rest of a memory span). A load's
+# span runs from issue to data return and so covers the s_waitcnt waiting for it: ranked as one
+# piece above the wait, it would hide every wait of the chart; ranked below, every load.
+MEMORY = (2, 3, 4, 5, 8)  # LDS read/write, global load/store, scalar (memory) spans
+ISSUE_RANK = {0: 0, 4: 1, 5: 2, 2: 3, 3: 4, 1: 5, 8: 6}
+STALL_RANK = {6: 7, 7: 8}
+FLIGHT_RANK = {k: 9 + i for i, k in enumerate(MEMORY)}
+RANK_KIND = {r: k for table in (ISSUE_RANK, STALL_RANK, FLIGHT_RANK) for k, r in table.items()}
 LEGEND = "M MFMA  r/w LDS read/write  L/S global load/store  v VALU  . wait  | barrier  s scalar"
 
 
@@ -48,18 +57,24 @@ class TimelineView(InteractiveView):
         n = self.width
         lo, hi = self.start, self.end
         scale = n / (hi - lo)
-        rank = {k: PRIORITY.index(k) for k in range(len(KINDS))}
         cells = {w: np.full(n, 99, np.int64) for w in self.waves}
         for (w, a, b, k, _r) in self.report.spans:
             if w not in cells or b <= lo or a >= hi:
                 continue
             i0 = int((max(a, lo) - lo) * scale)
             i1 = max(i0 + 1, int(np.ceil((min(b, hi) - lo) * scale)))
-            seg = cells[w][i0:i1]
-            np.minimum(seg, rank[k], out=seg)
+            row = cells[w]
+            if k in FLIGHT_RANK:
+                if a >= lo:  # the issue, where the window shows it
+                    row[i0] = min(row[i0], ISSUE_RANK[k])
+                seg = row[i0 + (a >= lo):i1]
+                np.minimum(seg, FLIGHT_RANK[k], out=seg)
+            else:
+                seg = row[i0:i1]
+                np.minimum(seg, ISSUE_RANK.get(k, STALL_RANK.get(k)), out=seg)
         out = []
         for w in self.waves:
-            chars = "".join(" " if c == 99 else CHARS[PRIORITY[c]] for c in cells[w])
+            chars = "".join(" " if c == 99 else CHARS[RANK_KIND[c]] for c in cells[w])
             out.append((self.report.wave_simd[w], w, chars))
         return out
 
@@ -132,8 +147,8 @@ class TimelineView(InteractiveView):
     def build_widget(self) -> Any:
         import ipywidgets as W
 
-        return W.VBox([W.HTML(f"<pre>{esc(self.report.summary())}</pre>"),
-                       bokeh_pane(self.figure())])
+        summary = details("summary (modelled)", f"<pre>{esc(self.report.summary())}</pre>")
+        return W.VBox([W.HTML(wrap(summary)), bokeh_pane(self.figure())])
 
 
 def timeline(report: Any, start: int | None = None, end: int | None = None, **kwargs: Any

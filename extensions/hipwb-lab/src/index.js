@@ -1,12 +1,14 @@
 // hipwb in JupyterLab 4: %%hipkernel / %%hipfile cells highlighted as C++/HIP, completion and
 // hover docs for the matrix-core builtins from hipwb's layout catalog, and the ISA view's
-// source line <-> instruction links.
+// source line <-> instruction links; widget outputs that keep their static picture after a save.
 import { IEditorLanguageRegistry } from '@jupyterlab/codemirror';
 import { ICompletionProviderManager } from '@jupyterlab/completer';
 import { INotebookTracker } from '@jupyterlab/notebook';
 import { builtinHover, completeBuiltin } from './builtins';
 import { installIsaLinks } from './isalink';
 import { HIP_MIME, MAGIC_RE, hipCellSupport } from './language';
+import { watchSaves } from './savedoutputs';
+import { installSortableTables } from './sorttable';
 
 async function loadSupport(registry, mime) {
   const spec = registry.findByMIME(mime, true);
@@ -118,4 +120,22 @@ const isaLinks = {
   activate: () => installIsaLinks(document)
 };
 
-export default [highlight, completion, isaLinks];
+const sortableTables = {
+  id: 'hipwb-lab:sortable-tables',
+  description: 'Sorts long hipwb tables by a click on a column header.',
+  autoStart: true,
+  activate: () => installSortableTables(document)
+};
+
+const savedOutputs = {
+  id: 'hipwb-lab:saved-outputs',
+  description: 'Widget outputs whose model is gone show their static picture; BokehJS is not saved.',
+  autoStart: true,
+  requires: [INotebookTracker],
+  activate: (app, tracker) => {
+    tracker.widgetAdded.connect((_, panel) => watchSaves(panel));
+    tracker.forEach(panel => watchSaves(panel));
+  }
+};
+
+export default [highlight, completion, isaLinks, savedOutputs, sortableTables];

@@ -1,8 +1,8 @@
-// bf16 GEMM C[M][N] = A[M][K] * B[K][N] (both row-major) with v_mfma_f32_32x32x8_bf16.
-// One 64x64 tile per workgroup of 4 waves (2x2, each 32x32); K staged through LDS 32 at a
-// time. Lane formulas (amd_hw_facts §1.2, 32x32x8 f16/bf16): lane l holds A[l%32][4*(l/32)+e]
-// and B[4*(l/32)+e][l%32] for e = 0..3; D register r holds row 8*(r/4) + 4*(l/32) + r%4 of
-// column l%32. Requires M, N multiples of 64 and K a multiple of 32.
+// bf16 GEMM C[M][N] = A[M][K] * B[K][N] (both row-major) with v_mfma_f32_32x32x8_bf16. One 64x64
+// tile per workgroup of 4 waves (2x2, each 32x32); K staged through LDS 32 at a time. Lane
+// formulas (AMD Matrix Instruction Calculator, 32x32x8 f16/bf16): lane l holds A[l%32][4*(l/32)+e]
+// and B[4*(l/32)+e][l%32] for e = 0..3; D register r holds row 8*(r/4) + 4*(l/32) + r%4 of column
+// l%32. Requires M, N multiples of 64 and K a multiple of 32.
 typedef short s4 __attribute__((ext_vector_type(4)));
 typedef float f16v __attribute__((ext_vector_type(16)));
 

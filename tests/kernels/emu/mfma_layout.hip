@@ -1,7 +1,7 @@
-// Single-wave MFMA tiles whose lanes load row-major matrices with the closed-form lane formulas
-// quoted in shared/reference/amd_hw_facts.md §1.2 (from the AMD matrix instruction
-// calculator), written out here by hand -- independent of workbench.layouts, which the emulator
-// uses. A is [M][K], B is [K][N], C and D are [M][N] (multi-block: [blocks][...]).
+// Single-wave MFMA tiles whose lanes load row-major matrices with the closed-form lane formulas of
+// the AMD Matrix Instruction Calculator (ROCm/amd_matrix_instruction_calculator,
+// --detail-instruction), written out here by hand -- independent of workbench.layouts, which the
+// emulator uses. A is [M][K], B is [K][N], C and D are [M][N] (multi-block: [blocks][...]).
 typedef float v2f __attribute__((ext_vector_type(2)));
 typedef float v4f __attribute__((ext_vector_type(4)));
 typedef float v16f __attribute__((ext_vector_type(16)));
@@ -24,7 +24,7 @@ extern "C" __global__ void i8_16x16x32(const signed char* A, const signed char* 
   for (int r = 0; r < 4; r++) D[(4 * (l / 16) + r) * 16 + r16] = c[r];
 }
 
-// fp8 x bf8 16x16x32: the same byte layout as i8 (facts §1.2, "CDNA3 fp8/bf8 and i8").
+// fp8 x bf8 16x16x32: the same byte layout as i8 (the calculator's CDNA3 fp8/bf8 and i8 forms).
 extern "C" __global__ void fp8_bf8_16x16x32(const unsigned char* A, const unsigned char* B,
                                             float* D) {
   int l = threadIdx.x, r16 = l % 16, k0 = 8 * (l / 16);

@@ -1,7 +1,8 @@
 """Initial wave state per the AMDGPU dispatch ABI, driven by the kernel descriptor.
 
-Sources: shared/reference/amd_hw_facts.md §5.1 (descriptor bits), §5.2 (initial SGPR/VGPR
-state), §5.4 (COV5 hidden arguments); the dispatch packet layout is HSA's
+Sources: LLVM AMDGPUUsage (llvm/docs/AMDGPUUsage.rst): "Kernel Descriptor" (descriptor bits),
+"Initial Kernel Execution State" (initial SGPR/VGPR state), code object V5 metadata (hidden
+arguments; offsets as AMDGPUHSAMetadataStreamer.cpp emits them); the dispatch packet layout is HSA's
 ``hsa_kernel_dispatch_packet_t`` (HSA runtime spec / hsa.h).
 
 User SGPRs are dense from s0 in ABI order, each only if its enable bit is set: private segment
@@ -63,7 +64,8 @@ def init_batch(st: State, desc: Any, grid: tuple, block: tuple, wg_ids: np.ndarr
         s += 2
 
     if desc.enable_sgpr_private_segment_buffer:
-        s += 4  # no private segment buffer with architected flat scratch (§5.1 bit 448)
+        # no private segment buffer with architected flat scratch (AMDGPUUsage descriptor bit 448)
+        s += 4
     if desc.enable_sgpr_dispatch_ptr:
         put64(dispatch_addr)
     if desc.enable_sgpr_queue_ptr:
@@ -107,7 +109,7 @@ def init_batch(st: State, desc: Any, grid: tuple, block: tuple, wg_ids: np.ndarr
         S[s, :] = first | np.uint32(wpg & 0x3F)
         s += 1
     if desc.enable_private_segment:
-        # architected flat scratch: FLAT_SCRATCH holds the wave's scratch base (§5.2)
+        # architected flat scratch: FLAT_SCRATCH holds the wave's scratch base (AMDGPUUsage)
         S[FLAT_SCRATCH, :] = scratch_base & 0xFFFFFFFF
         S[FLAT_SCRATCH + 1, :] = (scratch_base >> 32) & 0xFFFFFFFF
     # work-item ids and EXEC

@@ -1,8 +1,9 @@
 """Listing -> Program: every instruction compiled once into a handler, cached per kernel.
 
-Why decode the LLVM disassembly instead of the binary: the reference notes
-(shared/reference/emulator_anchors.md §5b) argue for binary decoding because printers change,
-a wrong target silently prints wrong text, and the grammar is large. Here the text comes from
+Why decode the LLVM disassembly instead of the binary: the case for binary decoding (made by
+the emulators that do it: tinygrad's, remu, MGPUSim, gem5; and by llvm-objdump's AMDGPU printer
+bugs, llvm-project issues #52716, #59468, #56784, #132472) is that printers change, a wrong
+target silently prints wrong text, and the grammar is large. Here the text comes from
 the *same pinned* LLVM (≥ 19, gfx942 known) that produced the code object, through the one
 parser the ISA view also uses (``workbench.isa``), so (1) printer drift cannot desynchronise
 compiler and decoder, (2) the target is always right (``--mcpu`` from the code object), and

@@ -3,8 +3,8 @@
 Layout (W = waves in the batch, lanes = 64 on gfx942):
 
 * ``R``  ``[n_vgpr + n_agpr, W, 64] uint32`` — the vector file; VGPR k is row k, AGPR k is row
-  ``n_vgpr + k`` (gfx942 has a unified 512-entry file split at ACCUM_OFFSET,
-  shared/reference/amd_hw_facts.md §5.1 RSRC3; instructions name v/a separately, so two row
+  ``n_vgpr + k`` (gfx942 has a unified 512-entry file split at ACCUM_OFFSET, LLVM
+  AMDGPUUsage, COMPUTE_PGM_RSRC3 for GFX90A/GFX942; instructions name v/a separately, so two row
   ranges model it exactly). ``R[r]`` is a contiguous ``[W, 64]`` plane: reading one register of
   every wave of a lock-step group is a view, not a gather.
 * ``S``  ``[128, W] uint32`` — SGPRs in their gfx9 operand encoding: s0..s101, 102/103
@@ -24,7 +24,8 @@ from typing import Any
 
 import numpy as np
 
-LANES = 64  # gfx942 is wave64 only (shared/reference/amd_hw_facts.md §5.1: wave32 bit is GFX10+)
+# gfx942 is wave64 only (AMDGPUUsage kernel descriptor: ENABLE_WAVEFRONT_SIZE32 is GFX10+)
+LANES = 64
 VCC, M0, EXEC, FLAT_SCRATCH = 106, 124, 126, 102
 NULL = 125  # GFX10+ null (operands.SPECIAL_SGPR): kept at 0
 N_SGPR_SLOTS = 128

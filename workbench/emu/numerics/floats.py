@@ -2,8 +2,9 @@
 
 numpy computes IEEE-754 with denormals and round-to-nearest-even, which is what the hardware
 does in the default HIP float mode (FLOAT_DENORM_MODE_* = 3 "no flush", round mode 0 = RNE;
-shared/reference/amd_hw_facts.md §5.1). When a descriptor asks for flushing, the emulator flushes
-explicitly (numpy never does) — sources, destinations or both as the mode says.
+LLVM AMDGPUUsage, COMPUTE_PGM_RSRC1 FLOAT_DENORM_MODE / FLOAT_ROUND_MODE values). When a
+descriptor asks for flushing, the emulator flushes explicitly (numpy never does) — sources,
+destinations or both as the mode says.
 """
 from __future__ import annotations
 

@@ -4,9 +4,9 @@
 Why tables: an 8-bit code has 256 values, so one ``np.take`` decodes any array exactly.
 
 Formats (gfx940/941/942 use the FNUZ flavour only — HIP "FP8 numbers" docs,
-rocm.docs.amd.com/projects/HIP/en/docs-6.2.0/reference/fp8_numbers.html, and
-shared/reference/amd_hw_facts.md §1.2; the field layout and special values are LLVM APFloat's
-``Float8E4M3FNUZ`` / ``Float8E5M2FNUZ`` semantics, llvm/include/llvm/ADT/APFloat.h):
+rocm.docs.amd.com/projects/HIP/en/docs-6.2.0/reference/fp8_numbers.html; the field layout and
+special values are LLVM APFloat's ``Float8E4M3FNUZ`` / ``Float8E5M2FNUZ`` semantics,
+llvm/include/llvm/ADT/APFloat.h):
 
 * fp8 = E4M3FNUZ: sign, 4 exponent bits (bias 8), 3 mantissa bits; largest 240.
 * bf8 = E5M2FNUZ: sign, 5 exponent bits (bias 16), 2 mantissa bits; largest 57344.

@@ -4,8 +4,9 @@ E8M0 block scale: bit-exact decode tables.
 Why tables: a code has at most 256 values, so one ``np.take`` decodes any array exactly, and
 every value here is exact in float32 (at most 4 significant bits, exponents 2^-16 .. 2^15).
 
-gfx950 uses the OCP flavours, not gfx942's FNUZ ones (amd_hw_facts §1.2; the f8f6f4 MFMA
-format codes 0..4 of §1.3). Field layouts and special values:
+gfx950 uses the OCP flavours, not gfx942's FNUZ ones (Modular's Mojo docs, get_amd_fp8_dtype
+[3rd-party]; the f8f6f4 MFMA format codes 0..4 as in LLVM's
+mlir/test/Target/LLVMIR/rocdl.mlir). Field layouts and special values:
 
 * fp8 E4M3 ("E4M3FN"): bias 7, largest 448; S.1111.111 is NaN (both signs), no infinities,
   -0 exists. bf8 E5M2: bias 15, largest 57344; S.11111.00 is ±inf, S.11111.{01,10,11} NaN.

@@ -100,7 +100,10 @@ class CheckReport(Displayable):
                     f"register read, barrier mismatch or livelock found")
         else:
             per = ", ".join(f"{k} {n}" for k, n in sorted(self.counts.items()))
-            head = f"{self.kernel}: {len(self.findings)} finding(s) ({per})"
+            total = sum(self.counts.values())
+            # a finding is one (kind, instruction, place); the counts are every occurrence
+            head = (f"{self.kernel}: {len(self.findings)} distinct finding(s) listed below, "
+                    f"{total} occurrence(s) in the launch ({per})")
         if not self.waitcnt_checked:
             head += " (s_waitcnt not checked: RDNA counters are not modelled)"
         return "\n".join([head, *(f.text() for f in self.findings)])

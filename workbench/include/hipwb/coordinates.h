@@ -5,7 +5,7 @@
  * call to a builtin, not a memory load of a variable. Sources of the values:
  *
  *   threadIdx.{x,y,z}  __builtin_amdgcn_workitem_id_{x,y,z}  (VGPR v0[,v1,v2] or packed v0 at wave
- *                      start; shared/reference/amd_hw_facts.md §5.2)
+ *                      start; LLVM AMDGPUUsage, "Initial Kernel Execution State")
  *   blockIdx.{x,y,z}   __builtin_amdgcn_workgroup_id_{x,y,z} (system SGPRs; GFX12: TTMP9/TTMP7)
  *   blockDim.{x,y,z}   COV5 hidden kernel arguments (via __builtin_amdgcn_implicitarg_ptr()):
  *                      id < hidden_block_count ? hidden_group_size : hidden_remainder
@@ -17,8 +17,8 @@
  * default (module flag amdhsa_code_object_version = 500) and the ROCm runtime fills the hidden
  * block at the end of the kernarg segment; reading it needs no extra user SGPRs (the dispatch
  * pointer would add two) and is what ROCm's own device library does under COV5. Offsets, relative
- * to the implicit-argument pointer, are from shared/reference/amd_hw_facts.md §5.4 (LLVM
- * AMDGPUHSAMetadataStreamer.cpp) and match LLVM AMDGPULowerKernelAttributes.cpp
+ * to the implicit-argument pointer, are those LLVM's AMDGPUHSAMetadataStreamer.cpp emits
+ * (AMDGPUUsage, code object V5 metadata: hidden arguments) and match LLVM AMDGPULowerKernelAttributes.cpp
  * (`enum ImplicitArgOffsets`: HIDDEN_BLOCK_COUNT_X = 0, HIDDEN_GROUP_SIZE_X = 12,
  * HIDDEN_REMAINDER_X = 18, GRID_DIMS = 64):
  *

@@ -100,7 +100,8 @@ static __device__ __forceinline__ int __hipwb_all(int predicate) {
   return __all_sync(__HIPWB_FULL_WARP, predicate);
 }
 
-/* HIP's *_sync forms take a 64-bit lane mask on ROCm 7 (jupyter_anchors.md §2, cupy#9977);
+/* HIP's *_sync forms take a 64-bit lane mask on ROCm 7 (cupy PR #9977,
+ * https://github.com/cupy/cupy/pull/9977: a static_assert fires in hiprtc otherwise);
  * any mask type is accepted here and its low 32 bits are CUDA's mask. */
 template <typename M, typename T>
 static __device__ __forceinline__ T __hipwb_shfl_sync(M mask, T var, int src_lane,
