@@ -7,7 +7,7 @@ import pytest
 
 import workbench as wb
 from workbench import compiler
-from workbench.isa import category, parse_operands
+from workbench.isa import branch_labels, category, labelled_text, parse_operands
 from workbench.widgets.isa_view import IsaView, ordered_mix
 
 CELL = """%%hipkernel --arch gfx942,gfx1100
@@ -139,3 +139,58 @@ def test_listing_of_a_kernel_with_calls_holds_its_callees(arch):
     out = np.zeros(64, np.int32)
     m.calls.on(f"emulator:{arch}")[1, 64](out)
     np.testing.assert_array_equal(out, 2 * np.arange(64) + 120)
+
+
+LOOP = """
+extern "C" __global__ void loop(float* x, int n) {
+    float s = 0;
+    for (int i = 0; i < n; ++i) s += x[i] * x[i + 1];
+    x[threadIdx.x] = s;
+}
+"""
+
+
+@pytest.mark.parametrize("arch", ["gfx942", "gfx1100"])
+def test_branches_show_labels_at_their_targets(arch):
+    """A loop's back edge prints as ``s_cbranch_* L<n>`` and ``L<n>:`` stands right above the
+    instruction at PC + 4 + SIMM16 * 4 (SOPP encoding), the address objdump's ``<loop+0x..>``
+    comment names too; source lines stay interleaved; Instruction.text keeps objdump's raw
+    operand for the emulator and the timing model."""
+    lst = wb.compile(LOOP, arch).loop.isa_for(arch)
+    labels = lst.labels()
+    branches = [i for i in lst if i.mnemonic.startswith("s_cbranch_")]
+    assert branches and labels
+    start = lst.instructions[0].addr
+    back = 0
+    for br in branches:
+        simm = int(br.text.split()[1]) & 0xFFFF
+        target = br.addr + 4 + 4 * (simm - 0x10000 if simm & 0x8000 else simm)
+        sym, _, off = br.target.partition("+")
+        assert (sym, start + int(off, 16)) == ("loop", target)  # objdump's <loop+0x..> agrees
+        assert lst.shown(br, labels) == f"{br.mnemonic} {labels[target]}"
+        back += target < br.addr
+    assert back == 1  # the loop's back edge
+    # the same labels for any instruction sequence (the timing model's listing, say)
+    assert branch_labels(list(lst)) == labels
+    assert [labelled_text(b, labels) for b in branches] == [lst.shown(b) for b in branches]
+    rows = lst.rows()
+    for k, (kind, text) in enumerate(rows):
+        if kind == "label":
+            addr = next(a for a, name in labels.items() if f"{name}:" == text)
+            nxt = next(t for kd, t in rows[k + 1:] if kd == "ins")
+            assert nxt == lst.shown(lst.at(addr), labels)
+    text = lst.text(with_addresses=True)
+    for addr, name in labels.items():
+        below = text.split(f"\n{name}:\n", 1)[1].split("\n", 1)[0]
+        assert below.startswith(f"{addr:6x}  "), (name, below)
+    assert "; line 4:" in text and "; line 5:" in text
+    assert not any(t.split()[-1].isdigit() for kd, t in rows
+                   if kd == "ins" and t.startswith("s_cbranch"))
+    view = IsaView(lst, "\n" + LOOP)
+    vt = view.text()
+    assert all(f"\n{name}:\n" in vt for name in labels.values())
+    assert f"    {lst.shown(branches[-1], labels)}" in vt
+    html = view.html()
+    assert all('<span class="label" style="' in html and f">{name}:</span>" in html
+               for name in labels.values())
+    assert all(i.text.split()[1] == i.regs[0] and i.regs[0].isdigit() for i in branches)

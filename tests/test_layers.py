@@ -38,7 +38,7 @@ LAYERS: dict[str, int] = {
     "workbench.arch": 0, "workbench.occupancy": 0, "workbench.layouts": 0, "workbench.lds": 0,
     "workbench.timing": 0, "workbench.text_table": 0, "workbench.errors": 0,
     "workbench.argument_types": 0,
-    "workbench.display": 0, "workbench.sweep_rules": 0,
+    "workbench.display": 0, "workbench.sweep_rules": 0, "workbench.branches": 0,
     "workbench.toolchain": 1, "workbench.compile_options": 1, "workbench.codeobject": 1,
     "workbench.isa": 1, "workbench.compiler": 1, "workbench.devlib": 1,
     "workbench.prelude": 1, "workbench.prelude_pch": 1, "workbench.compile_diagnostics": 1,

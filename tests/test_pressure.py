@@ -21,7 +21,8 @@ import pytest
 
 import workbench as wb
 from workbench.arch import get as get_arch
-from workbench.isa import Instruction, branch_target, parse_asm
+from workbench.branches import branch_target
+from workbench.isa import Instruction, parse_asm
 from workbench.operand_roles import AGPR_BASE, SGPR_BASE, def_use, register_ranges
 from workbench.pressure import liveness, pressure
 

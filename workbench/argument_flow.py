@@ -30,7 +30,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from .isa import branch_target
+from .branches import branch_target
 
 _REG = re.compile(r"\b([sva])\[(\d+):(\d+)\]|\b([sva])(\d+)\b|\b(vcc|exec|m0|scc)(?:_lo|_hi)?\b"
                   r"|\b(ttmp)(\d+)\b|\bttmp\[(\d+):(\d+)\]")

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from .branches import branch_labels, labelled_text
 from .display import Displayable
 from .errors import ArgumentKeyError
 
@@ -106,18 +107,59 @@ class Listing(Displayable):
         key = category if by == "category" else (lambda m: m)
         return Counter(key(i.mnemonic) for i in self.instructions)
 
+    def dual_issue(self, counts: Mapping[int, int] | None = None) -> DualIssue:
+        """VALU issue slots and operations, and which VOPD pairs the compiler formed: static
+        counts, or with ``counts`` (address -> executions, e.g. ``Trace.pc_counts``) executed
+        ones. A VOPD instruction (gfx11+ ``v_dual_X :: v_dual_Y``) is one slot, two ops."""
+        slots = vopd = 0
+        ops: Counter = Counter()
+        pairs: Counter = Counter()
+        paired: Counter = Counter()
+        for ins in self.instructions:
+            if category(ins.mnemonic) not in ("VALU", "WMMA", "MFMA"):
+                continue
+            n = 1 if counts is None else int(counts.get(ins.addr, 0))
+            slots += n
+            ops[vopd_op(ins.mnemonic)] += n
+            if ins.dual is not None:
+                vopd += n
+                ops[vopd_op(ins.dual[0])] += n
+                paired[vopd_op(ins.mnemonic)] += n
+                paired[vopd_op(ins.dual[0])] += n
+                pairs[f"{ins.mnemonic} :: {ins.dual[0]}"] += n
+        return DualIssue(slots, sum(ops.values()), vopd, ops, pairs, paired)
+
     def __str__(self) -> str:
         return self.text()
 
-    def text(self, source: str | None = None, with_addresses: bool = False) -> str:
-        """A plain listing; with ``source`` (default: the listing's own) the user's source line
-        is printed above its code."""
+    def labels(self) -> dict[int, str]:
+        """Branch targets inside this listing: address -> label ("L1", "L2", ... in address
+        order), for the views to print ``s_cbranch_scc0 L2`` and an ``L2:`` line above the
+        instruction the branch goes to (objdump prints only the raw SIMM16 and a
+        ``<kernel+0x30>`` comment). Targets are ``branch_target``'s: PC + 4 + SIMM16 * 4."""
+        starts = {self.symbol: self.instructions[0].addr} if self.instructions else {}
+        starts.update({name: addr for addr, name in self.callees.items()})
+        return branch_labels(self.instructions, starts)
+
+    def shown(self, ins: Instruction, labels: Mapping[int, str] | None = None) -> str:
+        """The instruction's text as the views print it: a branch names its target's label
+        (``s_cbranch_execnz L1``, not ``s_cbranch_execnz 65518``); anything else as objdump
+        printed it. ``labels`` defaults to :meth:`labels` (pass it when showing many)."""
+        return labelled_text(ins, self.labels() if labels is None else labels)
+
+    def rows(self, source: str | None = None) -> list[tuple[str, str]]:
+        """(kind, text) lines of the listing as printed: kind "call" (a called function
+        starts), "src" (the user's source line above its code), "label" (a branch target's
+        ``L1:``) or "ins" (one instruction, branches naming their labels). The label line sits
+        right above its instruction, after any source line that starts there."""
         source = self.source if source is None else source
         lines = source.splitlines() if source is not None else None
-        out, last = [], None
+        labels = self.labels()
+        out: list[tuple[str, str]] = []
+        last = None
         for ins in self.instructions:
             if ins.addr in self.callees:
-                out.append(f"; called function {self.callees[ins.addr]}:")
+                out.append(("call", f"; called function {self.callees[ins.addr]}:"))
                 last = None
             here = (ins.source_line, ins.header)
             if ins.source_line is not None and here != last:
@@ -126,10 +168,58 @@ class Listing(Displayable):
                 if lines is not None and 0 < ins.source_line <= len(lines):
                     src = "  " + lines[ins.source_line - 1].strip()
                 via = f"  [inlined from {ins.header}]" if ins.header else ""
-                out.append(f"; line {ins.source_line}:{src}{via}")
-            prefix = f"{ins.addr:6x}  " if with_addresses else "    "
-            out.append(prefix + ins.text)
+                out.append(("src", f"; line {ins.source_line}:{src}{via}"))
+            if ins.addr in labels:
+                out.append(("label", f"{labels[ins.addr]}:"))
+            out.append(("ins", self.shown(ins, labels)))
+        return out
+
+    def text(self, source: str | None = None, with_addresses: bool = False) -> str:
+        """A plain listing; with ``source`` (default: the listing's own) the user's source line
+        is printed above its code; branch targets carry labels (:meth:`labels`)."""
+        addrs = iter(ins.addr for ins in self.instructions)
+        out = []
+        for kind, text in self.rows(source):
+            if kind == "ins":
+                prefix = f"{next(addrs):6x}  " if with_addresses else "    "
+                out.append(prefix + text)
+            else:
+                out.append(text)
         return "\n".join(out)
+
+
+@dataclass(frozen=True)
+class DualIssue:
+    """VALU issue slots of a listing (``Listing.dual_issue``), with its VOPD pairs.
+
+    gfx11/gfx12 VOPD issues two VALU operations, X and Y, as one instruction (AMD "RDNA3
+    Instruction Set Architecture" reference guide, "VOPD" encoding / dual-issue VALU); LLVM
+    forms them in GCNCreateVOPD.cpp (off with ``-mllvm -amdgpu-enable-vopd=0``).
+    """
+
+    slots: int            # VALU instructions (a VOPD pair counts once)
+    ops: int              # VALU operations (a VOPD pair counts twice)
+    vopd: int             # VOPD instructions
+    by_op: Counter        # operations by mnemonic, v_dual_ prefix dropped ("v_fmac_f32")
+    pairs: Counter        # "v_dual_fmac_f32 :: v_dual_fmac_f32" -> count
+    paired: Counter       # operations issued inside a VOPD pair, by mnemonic as in by_op
+
+    @property
+    def paired_ops(self) -> int:
+        """Operations issued inside a VOPD pair."""
+        return 2 * self.vopd
+
+
+def vopd_op(mnemonic: str) -> str:
+    """The VALU operation of a VOPD half: "v_dual_fmac_f32" -> "v_fmac_f32" (others as is)."""
+    return "v_" + mnemonic[len("v_dual_"):] if mnemonic.startswith("v_dual_") else mnemonic
+
+
+def vgpr_index(operand: str) -> int | None:
+    """The VGPR number of a single-VGPR operand ("v12" -> 12), else None (SGPR, constant,
+    range)."""
+    m = re.fullmatch(r"v(\d+)", operand.strip())
+    return int(m[1]) if m else None
 
 
 def split_top(s: str, seps: str) -> list[str]:
@@ -236,32 +326,6 @@ def _literal(tok: str) -> int | None:
         return int(tok, 0)
     except ValueError:
         return None
-
-
-# branches that go through registers, not to a SIMM16 offset (GCN3 fork/join)
-_NOT_JUMPS = ("s_cbranch_join", "s_cbranch_g_fork", "s_cbranch_i_fork")
-
-
-def branch_target(ins: Instruction, starts: dict[str, int] | None = None) -> int | None:
-    """The address a branch (``s_branch``, ``s_cbranch_*``) goes to, else None.
-
-    SOPP branches: PC = PC + 4 + SIMM16 * 4 (AMD CDNA3 ISA, "SOPP"); objdump prints SIMM16 as
-    an unsigned 16-bit number ("s_cbranch_scc0 65527" is -9). Where the operand is no number,
-    the label objdump prints ("kernel+0x78", ``Instruction.target``) is read against
-    ``starts`` (symbol -> start address).
-    """
-    m = ins.mnemonic
-    if not (m == "s_branch" or m.startswith("s_cbranch_")) or m.startswith(_NOT_JUMPS):
-        return None
-    try:
-        simm = int(ins.regs[0], 0) & 0xFFFF
-        return ins.addr + ins.size + 4 * (simm - 0x10000 if simm & 0x8000 else simm)
-    except (IndexError, ValueError):
-        pass
-    sym, _, off = (ins.target or "").partition("+")
-    if starts and sym in starts:
-        return starts[sym] + (int(off, 16) if off else 0)
-    return None
 
 
 def call_targets(instructions: list[Instruction]) -> list[int]:

@@ -46,7 +46,7 @@ from .argument_flow import (
     argument_flow,
     read_operands,
 )
-from .isa import branch_target
+from .branches import branch_target
 
 _CMP = re.compile(r"v_cmp(x?)_(lt|le|gt|ge)_([iu])(32|64)(?:_e32|_e64)?$")
 _TRIVIAL = ("s_endpgm", "s_waitcnt", "s_nop", "s_code_end", "s_wait_", "s_delay_alu",

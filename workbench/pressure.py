@@ -46,8 +46,8 @@ from typing import Any
 import numpy as np
 
 from .arch import get as get_arch
+from .branches import branch_target
 from .errors import ArgumentValueError
-from .isa import branch_target
 from .occupancy import occupancy_table, unified_vgpr_count
 from .operand_roles import def_use, reg_class, register_ranges
 from .text_table import text_table

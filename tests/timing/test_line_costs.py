@@ -5,10 +5,13 @@ Every number is the model's own (modelled); the checks are its bookkeeping and i
 """
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
 import workbench as wb
+from workbench.branches import branch_labels, labelled_text
 from workbench.runtime.kernel import Kernel
 from workbench.timing.simulate import S_BAR, S_WAIT
 
@@ -140,6 +143,29 @@ def test_the_isa_view_shows_cycles_and_shares_with_source_markers(conflict_repor
     assert f'<span class="src">; line {CONFLICT_LINE}: float col' in html
     table = conflict_report.lines()._repr_html_()
     assert "LDS conflict" in table and "<table>" in table
+
+
+def test_the_timed_isa_names_branch_targets_by_label(conflict_report):
+    """The loop's back edge reads ``s_cbranch_* L1`` with an ``L1:`` line right above the
+    instruction it jumps to (PC + 4 + SIMM16 * 4), as in the ISA view; not objdump's SIMM16."""
+    isa = conflict_report.isa()
+    rows = [t.strip() for _c, _s, t in isa.rows()]
+    branches = [t for t in rows if t.startswith("s_cbranch_")]
+    assert branches and all(re.match(r"s_cbranch_\w+ L\d+$", t) for t in branches), branches
+    for t in branches:
+        label = t.split()[1]
+        at = rows.index(f"{label}:")
+        assert not rows[at + 1].startswith(("L", ";")), rows[at:at + 2]
+    by_addr = {ins.addr: ins for ins in isa.instructions}
+    back = next(ins for ins in isa.instructions if ins.mnemonic.startswith("s_cbranch_"))
+    simm = int(back.regs[0], 0) & 0xFFFF
+    target = back.addr + 4 + 4 * (simm - 0x10000 if simm & 0x8000 else simm)
+    assert target in by_addr
+    labels = branch_labels(isa.instructions)
+    after = rows[rows.index(f"{labels[target]}:") + 1]
+    assert after == labelled_text(by_addr[target], labels), (after, by_addr[target].text)
+    html = isa._repr_html_()
+    assert '<span class="label">L1:</span>' in html
 
 
 def test_a_report_without_source_still_lists_lines(conflict_report):

@@ -12,7 +12,7 @@ from workbench.lds import SharedTile, XorSwizzle, column_access, mfma_operand_re
 from workbench.lds.trace_analysis import trace_conflicts
 from workbench.widgets.base import WIDGET_MIME
 from workbench.widgets.lds_heatmap import LdsHeatmap, grid_html, grid_text
-from workbench.widgets.lds_panels import IDLE, OK, cell_char, colour
+from workbench.widgets.lds_panels import IDLE, OK, cell_char, colour, hits_colour
 
 LANE = np.arange(64)
 ALL = np.ones(64, dtype=bool)
@@ -131,7 +131,8 @@ def test_mode_and_view_errors_list_the_choices():
     """The constructor and a grid request (hm.grids) reject the same values the same way."""
     hm = wb.lds_heatmap(fake_trace([COLUMN]))
     for make in (lambda m, v: wb.lds_heatmap(fake_trace([COLUMN]), mode=m, view=v), hm.grids):
-        with pytest.raises(ValueError, match=r"^mode must be one of 'worst', 'total', got 'mean'$"):
+        with pytest.raises(ValueError,
+                           match=r"^mode must be one of 'worst', 'all', 'total', got 'mean'$"):
             make("mean", "phases")
         with pytest.raises(ValueError, match=r"^view must be one of 'phases', 'lanes', got 'x'$"):
             make("total", "x")
@@ -199,3 +200,69 @@ def test_live_figure_numbers_ticks_and_title():
     long_title = c["figures"][1].title.text   # the AccessGroup item's long label, shortened
     assert long_title.endswith("...") and len(long_title) == 72
     assert long_title[:-3] in hm.panels[1].items[0].label
+
+
+def test_all_executions_mode_shows_each_banks_worst_n_way():
+    """mode="all": per bank the highest n-way of any execution, on the absolute n-way scale --
+    the column read is 32-way on every bank it reaches, the padded read 1-way everywhere."""
+    t = fake_trace([COLUMN, COLUMN + 4, COLUMN + 8])    # phase 0 on bank 0, then 1, then 2
+    g = wb.lds_heatmap(t, mode="all").grids()[0]
+    assert g.palette == "degree" and g.row_info == ("32", "32")
+    assert g.counts[0, :4].tolist() == [32, 32, 32, 0]
+    assert g.counts[1, :4].tolist() == [0, 32, 32, 32]
+    ins = trace_conflicts(t)[0]
+    want = np.max([ins.access(k).bank_matrix() for k in range(3)], axis=0)
+    assert np.array_equal(g.counts, want) and "over all 3 executions" in g.caption
+    after = wb.lds_heatmap(t, fake_trace([PADDED, PADDED]), mode="all").grids()[1]
+    assert (after.counts == 1).all() and after.row_info == ("1", "1")
+
+
+def test_cells_rows_and_legend_say_what_colour_means():
+    hm = wb.lds_heatmap(fake_trace([COLUMN]), fake_trace([PADDED]))
+    html = hm.html()
+    # one legend for the pair, naming the scale and every n-way swatch
+    assert html.count("<b>legend (one colour scale for every picture)</b>") == 1
+    assert html.count('class="ldskey"') == 1 and "colour and number = n-way" in html
+    assert all(f">{n}-way</span>" in html for n in range(2, 8)) and ">8+-way</span>" in html
+    assert f'background:{OK};color:#000">1-way (no conflict)</span>' in html
+    # every cell's tooltip names its degree; each row states its phase degree
+    assert 'title="bank 0, phase 0: 0-31: 32-way"' in html
+    assert 'title="bank 1, phase 0: 0-31: idle"' in html
+    assert 'title="bank 5, phase 1: 32-63: 1-way"' in html
+    assert '<td class="num">32-way</td>' in html and '<td class="num">1-way</td>' in html
+    assert "legend: colour and number = n-way" in hm.text()
+    single = grid_html(hm.grids()[0])                  # a lone grid carries its own legend
+    assert 'class="ldskey"' in single and "32-way" in single
+
+
+def test_before_and_after_share_one_scale_for_bank_hits():
+    before = fake_trace([COLUMN, COLUMN])                # bank 0: 64 hits in phase 0
+    after = fake_trace([PADDED, PADDED])                 # every bank: 2 hits per phase
+    shared = wb.lds_heatmap(before, after, mode="total").grids()
+    assert [g.top for g in shared] == [64, 64]
+    assert shared[1].load.max() == pytest.approx(2 / 64)            # light, not "busiest"
+    assert shared[0].colour(shared[0].load[0, 0]) != shared[1].colour(shared[1].load[0, 0])
+    own = wb.lds_heatmap(before, after, mode="total", scale="own").grids()
+    assert [g.top for g in own] == [64, 2] and own[1].load.max() == 1.0
+    legend = {label: c for c, label in shared[0].legend()}
+    assert legend["0"] == IDLE and len(legend) == 10 and legend["57-64"] == hits_colour(1.0)
+    for label, c in legend.items():       # each swatch is the colour its hits are drawn in
+        hi = int(label.split("-")[-1])
+        assert hits_colour(hi / 64) == c and (hi == 0 or hits_colour((hi + 1) / 64) != c
+                                               or hi == 64)
+    assert "darkest = 64" in wb.lds_heatmap(before, after, mode="total").html()
+    with pytest.raises(ValueError, match="scale must be 'shared'"):
+        wb.lds_heatmap(before, scale="mine")
+
+
+def test_live_widget_modes_legend_and_tooltips():
+    hm = wb.lds_heatmap(fake_trace([COLUMN, COLUMN + 4]), fake_trace([PADDED, PADDED]))
+    c = hm.widget().controls
+    assert [v for _, v in c["mode"].options] == ["worst", "all", "total"]
+    assert "n-way" in c["legend"].value and c["sources"][0].data["tip"][0].endswith("32-way")
+    c["mode"].value = "all"
+    src0, src1 = c["sources"]
+    assert src0.data["count"][:2] == [32, 32] and set(src1.data["text"]) == {"1"}
+    c["mode"].value = "total"                          # bank hits on one scale
+    assert "darkest = 32" in c["legend"].value and src1.data["tip"][0].endswith("2 hits")
+    assert src1.data["colour"][0] != src0.data["colour"][0]

@@ -14,6 +14,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..branches import branch_labels, labelled_text
 from ..text_table import text_table
 from .simulate import STALL_REASONS
 
@@ -246,9 +247,11 @@ class TimedListing:
         self.source = source.splitlines() if source else []
 
     def rows(self) -> list[tuple[str, float, str]]:
-        """(cycles column, share 0..1, text): a source marker has an empty cycles column."""
+        """(cycles column, share 0..1, text): a source marker (share -1) and a branch target's
+        label line (``L1:``, share -2) have an empty cycles column; branches name the label."""
         out: list = []
         last = None
+        labels = branch_labels(self.instructions)
         for i, ins in enumerate(self.instructions):
             here = location_of(ins)
             if here != last and (here[0] or here[1]):
@@ -258,12 +261,15 @@ class TimedListing:
                 where = location_label(*here) if line else f"inlined from {here[1]}"
                 out.append(("", -1.0, f"; {where}: {src}".rstrip(" :")))
             last = here
+            if ins.addr in labels:
+                out.append(("", -2.0, f"{labels[ins.addr]}:"))
+            text = "    " + labelled_text(ins, labels)
             c = self.costs.get(i)
             if c is None:
-                out.append(("", 0.0, "    " + ins.text))
+                out.append(("", 0.0, text))
                 continue
             share = c.total / self.total
-            out.append((f"{c.total:>8,} {100 * share:5.1f}%", share, "    " + ins.text))
+            out.append((f"{c.total:>8,} {100 * share:5.1f}%", share, text))
         return out
 
     def text(self) -> str:
@@ -280,6 +286,9 @@ class TimedListing:
         instructions both ways here too; the cycles column is a heat-coloured span."""
         out = []
         for c, share, t in self.rows():
+            if share == -2.0:  # a label: not a source marker (the links key on those)
+                out.append(f'{" " * 17}<span class="label">{html.escape(t)}</span>')
+                continue
             if share < 0:
                 out.append(f'{" " * 17}<span class="src">{html.escape(t)}</span>')
                 continue

@@ -6,6 +6,13 @@ two layouts side by side (before/after padding or a swizzle). Subjects: an emula
 ``trace_conflicts`` result, an ``Access``/``AccessGroup`` from the pattern API. Every number comes
 from ``workbench.lds``; this module only draws (static HTML table + text, a bokeh figure per
 panel with a dropdown when live).
+
+Every picture carries a legend saying what colour and number mean: the n-way of a bank (distinct
+dwords one phase puts on it; each bank serves one dword per cycle: rocprofiler-compute's LDS
+pipeline description; lanes 0-31 and 32-63 checked separately: AMD APP OpenCL Programming Guide
+§6.2), or the bank hits summed over executions. Pictures drawn together share one colour scale
+and one legend, so a fix that removes conflicts reads as lighter, not as a differently scaled
+picture.
 """
 from __future__ import annotations
 
@@ -15,39 +22,51 @@ from typing import Any
 from ..argument_types import checked
 from ..errors import ArgumentTypeError, ArgumentValueError
 from .base import InteractiveView, bokeh_pane, esc, table, wrap
-from .lds_panels import IDLE, OK, Grid, Panel, check_mode_view, colour, grid_text, ink, panel
+from .lds_panels import Grid, Panel, check_mode_view, grid_text, ink, legend_text, panel
 
-__all__ = ["LdsHeatmap", "grid_html", "grid_text", "lds_heatmap"]
-
-LEGEND = ("cells: distinct dwords a phase puts on a bank ('.' idle, 1 = one cycle, n = n-way "
-          "conflict; a=10 .. z=35, '#' more); in 'total' mode, ninths of the busiest cell")
-
+__all__ = ["LdsHeatmap", "grid_html", "grid_text", "legend_html", "lds_heatmap"]
 
 # Heatmap cells (scoped to the table class so it cannot restyle anything else).
-GRID_STYLE = ("<style>table.ldshm th, table.ldshm td { padding: 0 4px; white-space: nowrap; "
-              "border-bottom: none; } table.ldshm .c { width: 16px; height: 16px; padding: 0; "
-              "text-align: center; font-size: 10px; border: 1px solid #fff; }</style>")
+GRID_STYLE = ("<style>table.ldshm th, table.ldshm td { padding: 0 3px; white-space: nowrap; "
+              "border-bottom: none; font-size: 11px; } table.ldshm .c { width: 15px; "
+              "min-width: 15px; height: 16px; padding: 0; text-align: center; font-size: 9px; "
+              "letter-spacing: -0.5px; border: 1px solid #fff; } "
+              ".ldskey span { display: inline-block; padding: 0 6px; margin: 1px 1px 1px 0; "
+              "font-size: 11px; }</style>")
+
+SCALES = ("shared", "own")
 
 
-def grid_html(g: Grid) -> str:
-    """The heatmap as an HTML table (the static fallback): counts in cells, colour = load."""
+def legend_html(g: Grid) -> str:
+    """The colour key of ``g``'s scale: what colour and number mean, then the swatches."""
+    swatches = "".join(f'<span style="background:{c};color:{ink(c)}">{esc(t)}</span>'
+                       for c, t in g.legend())
+    return (f'<div class="ldskey"><div><b>legend</b>: {esc(g.meaning())}</div>'
+            f"<div>{swatches}</div></div>")
+
+
+def grid_html(g: Grid, legend: bool = True) -> str:
+    """The heatmap as an HTML table (the static fallback): each cell's number and colour say
+    its n-way (or, for bank hits, its hits), its tooltip says so in words; the row's degree
+    stands at its left ("32-way"); ``legend`` adds the colour key below."""
     head = "".join(f'<th class="c">{b}</th>' for b in range(g.banks))
+    degree = g.palette == "degree"
     rows = []
-    for label, info, loads, counts in zip(g.row_labels, g.row_info, g.load, g.counts):
+    for r, (label, info, loads, counts) in enumerate(zip(g.row_labels, g.row_info, g.load,
+                                                        g.counts)):
         bg = [g.colour(v) for v in loads]
-        tds = "".join(f'<td class="c" style="background:{b};color:{ink(b)}">'
-                      f'{int(c) if c else ""}</td>' for b, c in zip(bg, counts))
-        rows.append(f'<tr><th>{esc(label)}</th><td class="num">{esc(info)}</td>{tds}</tr>')
-    keys = (((IDLE, "idle"), (OK, "1 cycle"), (colour(2), "2-way"), (colour(4), "4-way"),
-             (colour(8), "8+-way")) if g.palette == "degree" else
-            ((IDLE, "idle"), (g.colour(0.3), "few hits"), (g.colour(1.0), "busiest")))
-    swatches = " ".join(f'<span style="background:{c};color:{ink(c)};padding:0 6px">'
-                        f"{esc(t)}</span>" for c, t in keys)
+        tds = "".join(f'<td class="c" title="{esc(g.tip(r, b))}" style="background:{c};'
+                      f'color:{ink(c)}">{int(n) if n else ""}</td>'
+                      for b, (c, n) in enumerate(zip(bg, counts)))
+        shown = f"{info}-way" if degree and info.isdigit() and info != "0" else info
+        rows.append(f'<tr><th>{esc(label)}</th><td class="num">{esc(shown)}</td>{tds}</tr>')
+    key = legend_html(g) if legend else ""
+    info_name = "worst" if degree and g.info_name == "deg" else g.info_name
     return (f"<div><b>{esc(g.title)}</b></div>"
             f'{GRID_STYLE}<table class="ldshm"><tr><th>'
             f"{'lane' if g.row_labels[0].startswith('lane') else 'phase: lanes'}</th>"
-            f"<th>{esc(g.info_name)}</th>{head}</tr>{''.join(rows)}</table>"
-            f'<div class="muted">{esc(g.caption)}</div><div>{swatches}</div>')
+            f"<th>{esc(info_name)}</th>{head}</tr>{''.join(rows)}</table>"
+            f'<div class="muted">{esc(g.caption)}</div>{key}')
 
 
 def _per_panel(value: Any, n: int, name: str) -> list[Any]:
@@ -62,17 +81,31 @@ class LdsHeatmap(InteractiveView):
     """Heatmaps of one or more panels (traces, analyses, accesses), side by side."""
 
     def __init__(self, panels: list[Panel], selected: list[int], mode: str = "worst",
-                 view: str = "phases") -> None:
+                 view: str = "phases", scale: str = "shared") -> None:
         check_mode_view(mode, view)
+        if scale not in SCALES:
+            raise ArgumentValueError(f"scale must be 'shared' (one colour scale for every "
+                                     f"panel) or 'own' (each its own), got {scale!r}")
         self.panels = panels
         self.selected = selected
         self.mode = mode
         self.view = view
+        self.scale = scale
 
-    def grids(self, mode: str | None = None, view: str | None = None) -> list[Grid]:
-        """The grid each panel draws for its selected instruction."""
-        return [p.items[s].grid(mode or self.mode, view or self.view)
-                for p, s in zip(self.panels, self.selected)]
+    def grids(self, mode: str | None = None, view: str | None = None,
+              selected: Sequence[int] | None = None) -> list[Grid]:
+        """The grid each panel draws for its selected instruction (``selected``: other item
+        indices, one per panel). With ``scale="shared"`` the bank-hits pictures ("total") share
+        one colour scale, up to the busiest cell of any panel; n-way colours are one absolute
+        scale anyway."""
+        mode, view = mode or self.mode, view or self.view
+        items = [p.items[s] for p, s in zip(self.panels, selected or self.selected)]
+        top = None
+        if mode == "total" and view == "phases" and self.scale == "shared":
+            tops = [int(it.hits().max(initial=0)) for it in items
+                    if it.hits is not None and it.executions]
+            top = max(tops) if tops else None
+        return [it.grid(mode, view, top) for it in items]
 
     def comparison(self) -> str:
         """'before -> after: conflict cycles 3968 -> 0 (kernel), 60 -> 0 (drawn instruction)'."""
@@ -97,11 +130,11 @@ class LdsHeatmap(InteractiveView):
         return "\n".join(parts)
 
     def text(self) -> str:
-        out = [self._panel_text(p, s, g)
-               for p, s, g in zip(self.panels, self.selected, self.grids())]
+        grids = self.grids()
+        out = [self._panel_text(p, s, g) for p, s, g in zip(self.panels, self.selected, grids)]
         if cmp := self.comparison():
             out.append(cmp)
-        out.append(LEGEND)
+        out.append("legend: " + legend_text(grids[0]))
         return "\n".join(out)
 
     def _ranked_html(self, p: Panel) -> str:
@@ -118,18 +151,21 @@ class LdsHeatmap(InteractiveView):
 
     def html(self) -> str:
         cards = []
-        for p, g in zip(self.panels, self.grids()):
+        grids = self.grids()
+        for p, g in zip(self.panels, grids):
             cards.append(f'<div class="card" style="max-width:700px"><h4>{esc(p.title)}</h4>'
-                         f"{grid_html(g)}{self._ranked_html(p)}</div>")
+                         f"{grid_html(g, legend=False)}{self._ranked_html(p)}</div>")
         cmp = f"<div><b>{esc(self.comparison())}</b></div>" if len(self.panels) > 1 else ""
-        return wrap(f'{cmp}<div class="row">{"".join(cards)}</div>')
+        one = " (one colour scale for every picture)" if len(self.panels) > 1 else ""
+        key = legend_html(grids[0]).replace("<b>legend</b>", f"<b>legend{one}</b>", 1)
+        return wrap(f'{cmp}{key}<div class="row">{"".join(cards)}</div>')
 
     # -- live ------------------------------------------------------------------------------
     @staticmethod
     def _data(g: Grid) -> dict[str, list]:
         rows, banks = g.load.shape
         d: dict[str, list] = {"bank": [], "row": [], "label": [], "count": [], "load": [],
-                              "colour": [], "text": [], "ink": []}
+                              "colour": [], "text": [], "ink": [], "tip": []}
         for r in range(rows):
             for b in range(banks):
                 c = int(g.counts[r, b])
@@ -142,6 +178,7 @@ class LdsHeatmap(InteractiveView):
                 d["colour"].append(bg)
                 d["text"].append(str(c) if c else "")
                 d["ink"].append(ink(bg))
+                d["tip"].append(g.tip(r, b))
         return d
 
     def build_widget(self) -> Any:
@@ -149,24 +186,26 @@ class LdsHeatmap(InteractiveView):
         from bokeh.models import ColumnDataSource, FixedTicker, Range1d
         from bokeh.plotting import figure
 
-        mode = W.ToggleButtons(options=[("worst execution", "worst"),
-                                        ("all executions", "total")], value=self.mode)
+        mode = W.ToggleButtons(options=[("worst execution", "worst"), ("all executions", "all"),
+                                        ("bank traffic", "total")], value=self.mode,
+                               tooltips=["the most conflicted execution of the instruction",
+                                         "per bank, the highest n-way of any execution",
+                                         "dwords each bank served, summed over executions"])
         view = W.ToggleButtons(options=[("phases x banks", "phases"), ("lanes x banks", "lanes")],
                                value=self.view)
         columns, state = [], []
+        grids = self.grids()
         for k, p in enumerate(self.panels):
             dd = W.Dropdown(options=[(f"{it.label}: {it.conflict_cycles} conflict cycles", i)
                                      for i, it in enumerate(p.items)],
                             value=self.selected[k], description="instruction",
                             layout=W.Layout(width="460px"))
-            it = p.items[self.selected[k]]
-            g = it.grid(self.mode, self.view)
+            it, g = p.items[self.selected[k]], grids[k]
             src = ColumnDataSource(self._data(g))
             fig = figure(width=_WIDTH, height=_height(g), x_range=(-0.5, g.banks - 0.5),
                          y_range=Range1d(0, 1), toolbar_location=None, tools="hover",
                          x_axis_label="bank",
-                         tooltips=[("bank", "@bank"), ("row", "@label"),
-                                   ("dwords", "@count"), ("load", "@load")])
+                         tooltips=[("cell", "@tip"), ("dwords", "@count")])
             fig.rect(x="bank", y="row", width=0.95, height=0.95, source=src,
                      fill_color="colour", line_color=None)
             numbers = fig.text(x="bank", y="row", text="text", text_color="ink", source=src,
@@ -183,22 +222,25 @@ class LdsHeatmap(InteractiveView):
             columns.append(W.VBox([W.HTML(f"<b>{esc(p.title)}</b>"), dd, bokeh_pane(fig), info],
                                   layout=W.Layout(width=f"{_WIDTH + 24}px", flex="0 0 auto")))
 
+        key = W.HTML(legend_html(grids[0]))
+
         def update(_change: Any = None) -> None:
-            for p, dd, src, fig, numbers, info in state:
-                it = p.items[dd.value]
-                g = it.grid(mode.value, view.value)
+            grids = self.grids(mode.value, view.value, [s[1].value for s in state])
+            for (p, dd, src, fig, numbers, info), g in zip(state, grids):
                 src.data = self._data(g)
                 _frame(fig, numbers, g)
-                info.value = _summary_html(it.summary())
+                info.value = _summary_html(p.items[dd.value].summary())
+            key.value = legend_html(grids[0])
 
         for w in [mode, view] + [s[1] for s in state]:
             w.observe(update, names="value")
         box = W.VBox([W.HBox([mode, view]),
-                      W.HBox(columns, layout=W.Layout(flex_flow="row wrap"))])
+                      W.HBox(columns, layout=W.Layout(flex_flow="row wrap")), key])
         box.update = update  # lets tests and callers force a refresh
         box.controls = {"mode": mode, "view": view, "dropdowns": [s[1] for s in state],
                         "sources": [s[2] for s in state], "figures": [s[3] for s in state],
-                        "numbers": [s[4] for s in state], "info": [s[5] for s in state]}
+                        "numbers": [s[4] for s in state], "info": [s[5] for s in state],
+                        "legend": key}
         return box
 
 
@@ -236,15 +278,19 @@ def lds_heatmap(*subjects: Any, labels: Sequence[str] | None = None,
                 rank: int | Sequence[int | None] | None = None,
                 line: int | Sequence[int | None] | None = None, mode: str = "worst",
                 view: str = "phases", arch: str | None = None,
-                source: Any = None) -> LdsHeatmap:
+                source: Any = None, scale: str = "shared") -> LdsHeatmap:
     """Bank heatmap of a trace / analysis / Access / AccessGroup, or of several side by side.
 
     ``rank`` (0 = most conflicted) or ``line`` (source line) pick the instruction drawn per
     subject (one value, or one per subject). By default the first subject draws its most
     conflicted instruction and the others the instruction with the same mnemonic, so
-    ``lds_heatmap(before, after)`` compares like with like. ``mode``: "worst" (the most
-    conflicted execution) or "total" (bank load summed over executions); ``view``: "phases"
-    or "lanes". ``arch``/``source`` are passed to ``trace_conflicts`` for Trace subjects.
+    ``lds_heatmap(before, after)`` compares like with like, side by side under one legend.
+    ``mode``: "worst" (the most conflicted execution), "all" (per bank, the highest n-way over
+    all executions) or "total" (bank hits summed over executions: traffic); ``view``:
+    "phases" or "lanes". ``scale``: "shared" (default: every panel on one colour scale, so a
+    fix reads as lighter) or "own" (bank hits relative to each panel's busiest cell; n-way
+    colours are absolute either way). ``arch``/``source`` go to ``trace_conflicts`` for
+    Trace subjects.
     """
     if not subjects:
         raise ArgumentTypeError(
@@ -264,5 +310,5 @@ def lds_heatmap(*subjects: Any, labels: Sequence[str] | None = None,
     for p, r, ln in zip(panels[1:], ranks[1:], lines[1:]):
         selected.append(p.find(rank=r, line=ln, mnemonic=None if (r, ln) != (None, None)
                                else first))
-    return LdsHeatmap(panels, selected, mode, view)
+    return LdsHeatmap(panels, selected, mode, view, scale)
 

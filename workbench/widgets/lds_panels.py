@@ -8,7 +8,7 @@ bokeh figure all draw the same numbers (computed by ``workbench.lds``).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -19,7 +19,9 @@ from ..lds.analysis import bank_char
 from ..lds.phases import _ranges
 from ..lds.trace_analysis import InstructionConflicts, TraceConflicts, trace_conflicts
 
-MODES = ("worst", "total")
+# "worst": the most conflicted execution; "all": per bank, the highest n-way over every
+# execution; "total": bank hits (distinct dwords) summed over every execution (bank traffic).
+MODES = ("worst", "all", "total")
 VIEWS = ("phases", "lanes")
 
 
@@ -77,7 +79,12 @@ def cell_char(load: float) -> str:
 
 @dataclass(frozen=True)
 class Grid:
-    """One heatmap: ``load`` [rows, banks] (colours), ``counts`` [rows, banks] (cell numbers)."""
+    """One heatmap: ``load`` [rows, banks] (colours), ``counts`` [rows, banks] (cell numbers).
+
+    ``palette`` "degree": ``load`` is distinct dwords per bank (n-way), one absolute scale for
+    every grid; "hits": ``load`` is bank hits / ``top`` in [0, 1], ``top`` being the busiest
+    cell of every grid drawn together (one scale for a before and an after picture).
+    """
 
     title: str
     row_labels: tuple[str, ...]
@@ -87,6 +94,7 @@ class Grid:
     counts: np.ndarray
     caption: str
     palette: str = "degree"       # "degree": load = distinct dwords; "hits": load in [0, 1]
+    top: int = 0                  # "hits": the busiest cell of the shared scale
 
     @property
     def banks(self) -> int:
@@ -98,8 +106,46 @@ class Grid:
     def char(self, value: float) -> str:
         return cell_char(value) if self.palette == "degree" else hits_char(value)
 
+    def meaning(self) -> str:
+        """What a cell's colour and number say (the heading of the legend)."""
+        if self.palette == "degree":
+            return ("colour and number = n-way: distinct dwords one phase (lanes served together) "
+                    "puts on one bank; 1 = served in one cycle, n = n-way conflict (n cycles)")
+        return ("colour and number = bank hits: distinct dwords a bank served, summed over all "
+                f"executions (one scale for every picture: darkest = {self.top})")
+
+    def legend(self) -> list[tuple[str, str]]:
+        """(colour, label) swatches of this grid's scale, the same for every grid drawn with it."""
+        if self.palette == "degree":
+            return [(IDLE, "idle"), (OK, "1-way (no conflict)")] + [
+                (colour(n), f"{n}-way") for n in range(2, 8)] + [(colour(8), "8+-way")]
+        top, n, keys = max(self.top, 1), len(_HITS), [(IDLE, "0")]
+        for i in range(1, n + 1):  # hits h fall in step i when (i-1)/n < h/top <= i/n
+            lo, hi = top * (i - 1) // n + 1, top * i // n
+            if hi >= lo:
+                keys.append((_HITS[i - 1], f"{lo}-{hi}" if hi > lo else str(hi)))
+        return keys
+
+    def tip(self, row: int, bank: int) -> str:
+        """A cell's tooltip: 'bank 5, phase 0: 0-31: 32-way (32 distinct dwords)'."""
+        c = int(self.counts[row, bank])
+        where = f"bank {bank}, {'' if self.row_labels[row].startswith('lane') else 'phase '}" \
+                f"{self.row_labels[row]}"
+        if self.palette == "degree":
+            return f"{where}: {'idle' if not c else f'{c}-way'}"
+        return f"{where}: {c} hits"
+
     def __str__(self) -> str:
         return grid_text(self)
+
+
+def legend_text(g: Grid) -> str:
+    """The legend as one text line: 'colour and number = ...: idle ., 1-way 1, ...'."""
+    if g.palette == "degree":
+        keys = "'.' idle, 1 = no conflict, n = n-way (a=10 .. z=35, '#' more)"
+    else:
+        keys = f"'.' idle, 1..9 = ninths of the busiest cell ({g.top})"
+    return f"{g.meaning()}; text cells: {keys}"
 
 
 def grid_text(g: Grid) -> str:
@@ -130,30 +176,48 @@ class Item:
     phase_degrees: Callable[[], np.ndarray] | None = None  # [executions, phases]
     mnemonic: str = ""
     line: int | None = None
+    _peaks: np.ndarray | None = field(default=None, repr=False, compare=False)
 
-    def grid(self, mode: str = "worst", view: str = "phases") -> Grid:
-        """The grid of this item in ``mode`` ("worst" execution or "total" over executions)
-        and ``view`` ("phases" x banks, or "lanes" x banks for one execution)."""
+    def grid(self, mode: str = "worst", view: str = "phases", top: int | None = None) -> Grid:
+        """The grid of this item in ``mode`` ("worst" execution, "all" executions: each bank's
+        highest n-way, or "total": bank hits summed over executions) and ``view`` ("phases" x
+        banks, or "lanes" x banks for one execution). ``top``: the busiest cell of the "total"
+        scale when several grids share it (default: this grid's own)."""
         check_mode_view(mode, view)
         acc = self.access()
         if view == "lanes":
             return _lane_grid(self.label, acc)
+        labels = tuple(f"{p.index}: {_ranges(p.lanes)}" for p in acc.phases)
         if mode == "total" and self.hits is not None and self.executions:
             hits = self.hits()
-            labels = tuple(f"{p.index}: {_ranges(p.lanes)}" for p in acc.phases)
-            top = int(hits.max(initial=0))
+            top = int(hits.max(initial=0)) if top is None else int(top)
             level = hits / top if top else hits.astype(float)
             deg = self.phase_degrees().mean(axis=0) if self.phase_degrees else None
             info = tuple(f"{d:.1f}" for d in deg) if deg is not None else ("",) * len(labels)
             return Grid(self.label, labels, info, "mean deg", level, hits,
                         f"bank hits (distinct dwords) summed over {self.executions} "
                         f"executions, busiest cell {top}; 'mean deg' = mean phase degree per "
-                        "execution", palette="hits")
+                        "execution", palette="hits", top=top)
+        if mode == "all" and self.executions > 1:
+            peak = self.peaks()
+            deg = tuple(str(int(d)) for d in peak.max(axis=1))
+            return Grid(self.label, labels, deg, "deg", peak.astype(float), peak,
+                        f"each bank's highest n-way over all {self.executions} executions "
+                        "(distinct dwords a phase put on it in one execution)")
         m = acc.bank_matrix()
-        labels = tuple(f"{p.index}: {_ranges(p.lanes)}" for p in acc.phases)
         which = f" (the most conflicted of {self.executions})" if self.executions > 1 else ""
         return Grid(self.label, labels, tuple(str(p.degree) for p in acc.phases), "deg",
                     m.astype(float), m, "distinct dwords per bank in one execution" + which)
+
+    def peaks(self) -> np.ndarray:
+        """int64 [phases, banks]: the most distinct dwords each phase put on each bank in any
+        one execution (the n-way each bank reached at worst), cached."""
+        if self._peaks is None:
+            out = self.access(0).bank_matrix()
+            for k in range(1, self.executions):
+                np.maximum(out, self.access(k).bank_matrix(), out=out)
+            self._peaks = out
+        return self._peaks
 
 
 def _lane_grid(title: str, acc: Access) -> Grid:
