@@ -179,10 +179,17 @@ def test_scale_byte_selection(kernel_name, shape, opsel):
     assert (got == want).all()
 
 
-# gfx942's fp8 MFMAs exist on gfx950 too (the emulator takes their layouts from the gfx942
-# catalog), but read gfx950's OCP E4M3 / E5M2 (``matrix.mfma.OCP_FP8``).
+# gfx942's fp8 MFMAs exist on gfx950 too (the catalog lists them under gfx950 with gfx942's
+# layouts), but read gfx950's OCP E4M3 / E5M2: the gfx950 entries carry the OCP types.
 INHERITED = [i for i in layouts.list("gfx942") if "fp8" in i.name or "bf8" in i.name]
 OCP_OF = {"float8_e4m3fnuz": "float8_e4m3fn", "float8_e5m2fnuz": "float8_e5m2"}
+
+
+def test_gfx950_lists_gfx942_fp8_mfmas_with_ocp_types():
+    for ins in INHERITED:
+        own = layouts.get(ins.name, ARCH)
+        assert (own.a_type, own.b_type) == (OCP_OF[ins.a_type], OCP_OF[ins.b_type])
+        assert own.vgprs == ins.vgprs and own.builtin == ins.builtin
 
 
 @pytest.mark.parametrize("ins", INHERITED, ids=lambda i: i.name)

@@ -29,10 +29,18 @@ INSTRS = list(all_instructions())
 
 
 def variants(ins):
-    """(operand, opsel) pairs whose layout differs: OPSEL only moves RDNA3 16-bit C/D."""
+    """(operand, opsel) pairs whose layout differs: OPSEL only moves RDNA3 16-bit C/D, and picks
+    the index set of a sparse (SWMMAC) instruction's compression-index operand 'I'."""
     for op in "ABCD":
         for opsel in ((0, 4) if ins.cd_opsel and op in "CD" else (0,)):
             yield op, opsel
+    if ins.sparse:
+        for key in range(ins.index_placer.sets):
+            yield "I", key
+
+
+def layout_of(ins, op, opsel):
+    return ins.layout(op, index_key=opsel) if op == "I" else ins.layout(op, opsel=opsel)
 
 
 def ref_for(ins, op, opsel):
@@ -48,17 +56,18 @@ def test_catalog_counts():
               for a in layouts.archs()}
     assert counts["gfx90a"] == {64: 27}
     assert counts["gfx942"] == {64: 32}
-    assert counts["gfx950"] == {64: 8}  # 4 f16/bf16 + 4 f8f6f4 (scaled and not)
+    # 4 f16/bf16 + 4 f8f6f4 (scaled and not) + the 30 gfx942 MFMAs gfx950 keeps (all but xf32)
+    assert counts["gfx950"] == {64: 38}
     for a in ("gfx1100", "gfx1102", "gfx1151"):
         assert counts[a] == {32: 6, 64: 6}
-    assert counts["gfx1201"] == {32: 11, 64: 11}
+    assert counts["gfx1201"] == {32: 22, 64: 22}  # 11 dense WMMA + 11 sparse SWMMAC
 
 
 @pytest.mark.parametrize("ins", INSTRS, ids=lambda i: f"{i.arch}-w{i.wave_size}-{i.name}")
 def test_every_element_matches_reference(ins):
     for op, opsel in variants(ins):
         ref = ref_for(ins, op, opsel)
-        lay = ins.layout(op, opsel=opsel)
+        lay = layout_of(ins, op, opsel)
         assert list(lay.shape) == ref["shape"], (op, lay.shape)
         assert lay.bits == ref["bits"]
         lanes = lay.all_lanes_table().reshape(lay.replicas, -1)
@@ -89,7 +98,7 @@ def test_reference_case_count():
 @pytest.mark.parametrize("ins", INSTRS, ids=lambda i: f"{i.arch}-w{i.wave_size}-{i.name}")
 def test_location_and_coords_are_inverse(ins):
     for op, opsel in variants(ins):
-        lay = ins.layout(op, opsel=opsel)
+        lay = layout_of(ins, op, opsel)
         table = lay.element_table()
         lanes, reg, elem = lay.all_lanes_table(), lay.reg_table(), lay.elem_table()
         coords = np.stack(np.indices(lay.shape), axis=-1)
@@ -149,7 +158,7 @@ def test_gfx950_against_ck_constants():
             assert (ins.C.reg_table()[0] == cm0 * s["kCM1PerLane"] + cm1).all()
 
 
-# facts §1.1 instruction table (CALC): A GPRs, B GPRs, C/D GPRs
+# AMD Matrix Instruction Calculator (CALC) --detail-instruction: A GPRs, B GPRs, C/D GPRs
 FACTS_GPRS = [
     ("gfx90a", "v_mfma_f32_16x16x16f16", 2, 2, 4),
     ("gfx90a", "v_mfma_f32_32x32x8bf16_1k", 2, 2, 16),
@@ -178,13 +187,13 @@ def test_vgpr_counts_match_facts_table(arch, name, a, b, cd):
 
 
 def test_rdna_vgpr_counts_match_facts():
-    # facts §2.1: RDNA3 A/B f16 8 VGPRs, iu8 4, iu4 2; C/D 8 (wave32, also for 16-bit) / 4 (w64)
+    # CALC, RDNA3: A/B f16 8 VGPRs, iu8 4, iu4 2; C/D 8 (wave32, also for 16-bit) / 4 (w64)
     for ws, cd in ((32, 8), (64, 4)):
         for name, ab in (("v_wmma_f32_16x16x16_f16", 8), ("v_wmma_i32_16x16x16_iu8", 4),
                          ("v_wmma_i32_16x16x16_iu4", 2), ("v_wmma_f16_16x16x16_f16", 8)):
             assert layouts.get(name, "gfx1100", wave_size=ws).vgprs == \
                 {"A": ab, "B": ab, "C": cd, "D": cd}
-    # facts §2.2: RDNA4 f16 A/B 4 (w32) / 2 (w64); fp8/iu8 2 / 1; f32 C/D 8 / 4; f16 C/D 4 (w32)
+    # CALC, RDNA4: f16 A/B 4 (w32) / 2 (w64); fp8/iu8 2 / 1; f32 C/D 8 / 4; f16 C/D 4 (w32)
     g = lambda n, ws: layouts.get(n, "gfx1201", wave_size=ws).vgprs  # noqa: E731
     assert g("v_wmma_f32_16x16x16_f16", 32) == {"A": 4, "B": 4, "C": 8, "D": 8}
     assert g("v_wmma_f32_16x16x16_f16", 64) == {"A": 2, "B": 2, "C": 4, "D": 4}
@@ -215,8 +224,8 @@ def test_builtin_vector_sizes_match_layout_registers(ins):
 
 def test_timing_and_types():
     ins = layouts.get("v_mfma_f32_16x16x16_bf16", "gfx942")
-    assert (ins.cycles, ins.passes) == (16, 4)  # facts §1.0: 4-pass op, 16 cycles
-    assert layouts.get("v_mfma_f32_16x16x16f16", "gfx90a").passes == 8  # facts §1.0
+    assert (ins.cycles, ins.passes) == (16, 4)  # SCHED: 4 passes; CALC: 16 cycles
+    assert layouts.get("v_mfma_f32_16x16x16f16", "gfx90a").passes == 8  # SCHED; CALC 32 cyc
     assert layouts.get("v_mfma_f32_32x32x16_bf16", "gfx950").passes == 8  # SCHED
     assert layouts.get("v_mfma_f32_16x16x32_fp8_bf8", "gfx942").b_type == "float8_e5m2fnuz"
     assert layouts.get("v_wmma_f32_16x16x16_bf8_fp8", "gfx1201").a_type == "float8_e5m2"
@@ -261,7 +270,7 @@ def test_printing_is_a_readable_matrix():
 # ---- modifiers ----------------------------------------------------------------------------------
 def test_cbsz_abid_examples_from_facts():
     ins = layouts.get("v_mfma_f32_4x4x1_16b_f32", "gfx942")  # 16 blocks
-    # CBSZ=1, ABID=1: block 1 feeds blocks 0-1, block 3 feeds 2-3 (facts §1.4)
+    # CBSZ=1, ABID=1: block 1 feeds blocks 0-1, block 3 feeds 2-3 (CALC README's example)
     assert [ins.source_block(b, 1, 1) for b in range(4)] == [1, 1, 3, 3]
     assert {ins.source_block(b, 4, 13) for b in range(16)} == {13}
     g = ins.gather_index("A", cbsz=1, abid=1)

@@ -1,6 +1,6 @@
-"""Proof by execution: every gfx942 MFMA that LLVM emits (and every f16/bf16 MFMA of gfx950)
-computes D = A·B + C exactly when its
-operands are placed in registers through the layout catalog.
+"""Proof by execution: every gfx942 MFMA that LLVM emits, and every gfx950 one with f32, f16,
+bf16, i8 or f64 inputs (the new shapes and the gfx942 MFMAs gfx950 keeps), computes
+D = A·B + C exactly when its operands are placed in registers through the layout catalog.
 
 For each instruction in ``probes.emitted("gfx942")`` the probe kernel (lane ``t`` loads its
 A/B/C register vectors from ``a[t]``, ``b[t]``, ``c[t]``, runs the builtin, stores D to
@@ -38,15 +38,14 @@ EMULATOR = {"gfx942": "emulator", "gfx950": "emulator:gfx950"}
 
 
 def _gfx950_instrs() -> list:
-    """The f16/bf16 MFMAs a gfx950 code object runs: the catalog's new gfx950 shapes (LLVM >= 20
-    emits them) and the gfx940 ones gfx950 keeps (``matrix.mfma.INHERITS_MFMA``; catalog entries of
-    gfx942), all compiled for gfx950. (fp8/f8f6f4 MFMAs are proven in their own tests.)"""
+    """The gfx950 MFMAs a gfx950 code object runs whose element types this test encodes: the
+    new f16/bf16 shapes (LLVM >= 20 emits them) and the gfx942 MFMAs gfx950 keeps, all compiled
+    for gfx950. (Their fp8 forms, OCP on gfx950, and the f8f6f4 MFMAs are proven in
+    tests/emu/test_emu_f8f6f4.py.)"""
     if find_toolchain().clang_major < 20:
         return []
     own = [layouts.get(n, "gfx950") for n in probes.emitted("gfx950")]
-    own = [i for i in own if i.a_type in ("f16", "bf16")]
-    kept = [layouts.get(n, ARCH) for n in EMITTED if n not in {i.name for i in own}]
-    return own + [i for i in kept if i.a_type in ("f16", "bf16")]
+    return [i for i in own if i.a_type in ("f32", "f16", "bf16", "i8", "f64")]
 
 
 INSTRS = {"gfx942": [layouts.get(n, ARCH) for n in EMITTED], "gfx950": _gfx950_instrs()}
@@ -77,7 +76,8 @@ def _regs(operand: str) -> int:
 # -- independent element encoders (fp8 from a code table; the rest: tests/mfma_values.py) ---------
 def _fnuz_table(exp_bits: int, bias: int) -> np.ndarray:
     """float64 value of each 8-bit code of an FNUZ float (LLVM APFloat Float8E4M3FNUZ /
-    Float8E5M2FNUZ: no infinities, no -0, the single NaN is 0x80; amd_hw_facts §1.2)."""
+    Float8E5M2FNUZ: no infinities, no -0, the single NaN is 0x80; FNUZ on gfx942 per ROCm's
+    HIP "FP8 numbers" page)."""
     man = 7 - exp_bits
     vals = np.empty(256)
     for code in range(256):
@@ -142,11 +142,16 @@ def test_llvm_emits_the_whole_gfx942_catalog():
 
 
 def test_gfx950_f16_bf16_shapes_are_emitted_and_proven():
-    """With LLVM >= 20 the four new gfx950 f16/bf16 shapes are among the proven ones."""
+    """With LLVM >= 20 the four new gfx950 f16/bf16 shapes are among the proven ones, and so is
+    every gfx942 MFMA gfx950 keeps except the fp8 ones (tests/emu/test_emu_f8f6f4.py)."""
     if find_toolchain().clang_major < 20:
         pytest.skip("gfx950 needs LLVM >= 20")
     new = {f"v_mfma_f32_{s}_{t}" for s in ("16x16x32", "32x32x16") for t in ("f16", "bf16")}
-    assert new <= {i.name for i in INSTRS["gfx950"]}
+    proven = {i.name for i in INSTRS["gfx950"]}
+    assert new <= proven
+    kept = {n for n in layouts.names(ARCH) if n in layouts.names("gfx950")
+            and "fp8" not in n and "bf8" not in n}
+    assert len(kept) == 22 and kept <= proven
 
 
 @pytest.mark.parametrize(("arch", "name", "device"), _cases())

@@ -12,8 +12,11 @@ Lookup::
 
 Unknown names/archs raise ValueError with close matches (difflib). Archs: gfx90a, gfx942 (all
 dense MFMA), gfx950 (the new 16x16x32 / 32x32x16 f16/bf16 and the f8f6f4 MFMAs, whose
-CBSZ/BLGP pick the A/B formats: ``ins.with_formats(cbsz, blgp)``), gfx1100/gfx1102/gfx1151 (RDNA3
-WMMA) and gfx1201 (RDNA4 WMMA); RDNA entries exist for wave32 (default) and wave64.
+CBSZ/BLGP pick the A/B formats: ``ins.with_formats(cbsz, blgp)``, plus every gfx942 MFMA but the
+two xf32 ones, with OCP fp8), gfx1100/gfx1102/gfx1151 (RDNA3 WMMA) and gfx1201 (RDNA4 WMMA and
+the sparse SWMMAC: ``ins.sparse``, A stored 2:4-compressed as M x K/2, the compression index as
+operand ``"I"``: ``ins.layout("I", index_key=0)``); RDNA entries exist for wave32 (default) and
+wave64.
 
 A `MatrixInstruction` carries name, m/n/k/blocks, a_type/b_type/c_type/d_type, wave_size,
 `vgprs` per operand, cycles/passes (+ `timing_source`), the clang `builtin` and its argument

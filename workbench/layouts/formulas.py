@@ -1,4 +1,5 @@
-"""Lane/register formulas of MFMA (CDNA) and WMMA (RDNA3/RDNA4) operands, as small values.
+"""Lane/register formulas of MFMA (CDNA), WMMA (RDNA3/RDNA4) and SWMMAC (RDNA4 sparse) operands,
+as small values.
 
 Each class is a frozen record of a few integers with a vectorised ``place`` method that maps
 matrix coordinates to register slots. ``place`` takes int arrays (broadcast together) and returns
@@ -7,14 +8,14 @@ several lanes), ``reg`` is the register offset from the operand's base VGPR (for
 the low register of the pair), ``elem`` the sub-element inside the 32-bit register
 (bits ``[elem*bits, elem*bits+bits-1]``).
 
-Sources (tags as in shared/reference/amd_hw_facts.md):
+Sources (tags as in docs/sources.md):
   CALC   ROCm/amd_matrix_instruction_calculator matrix_calculator.py v1.3.1 (commit e7603ec):
          ``InstCalcGfx9.__get_input_reg_lanes``/``__get_output_reg_lanes`` (CDNA1-3),
          ``InstCalcGfx11`` (RDNA3) and ``InstCalcGfx12`` (RDNA4) register/lane algorithms.
-         The formulas below restate those algorithms; the tests check them against closed
-         forms quoted in amd_hw_facts §1.2/§2 and the calculator's own printed equations.
-  CK     ROCm/composable_kernel warp_gemm_attribute_mfma_impl.hpp lane constants (gfx950 shapes,
-         amd_hw_facts §1.3).
+         The formulas below restate those algorithms; the tests check them against the closed
+         forms and equations the calculator prints (``--detail-instruction``) and its tables.
+  CK     ROCm/composable_kernel warp_gemm_attribute_mfma_impl.hpp lane constants (gfx950 shapes;
+         CK-MFMA).
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ import numpy as np
 from ..errors import ArgumentValueError
 
 __all__ = ["CdnaInput", "CdnaOutput", "F8f6f4Input", "Gfx11Input", "Gfx11Output", "Gfx12Input",
-           "Gfx12Output"]
+           "Gfx12Output", "Gfx12SparseB", "Gfx12SparseIndex"]
 
 
 def _per_reg(bits: int) -> int:
@@ -41,7 +42,7 @@ def _slot_to_reg(slot: np.ndarray, bits: int) -> tuple[np.ndarray, np.ndarray]:
     starts at bit ``s*bits`` of the register tuple. ``reg`` is the register holding that start
     bit and ``elem`` counts the elements that start in ``reg`` (for 4/8/16-bit elements simply
     ``s mod (32/bits)``; a 6-bit element may run on into ``reg + 1``: gfx950 fp6, 32 elements in
-    6 VGPRs -- CK-MX, amd_hw_facts §1.3)."""
+    6 VGPRs -- composable_kernel test/mx_mfma_op/mx_mfma_op.hpp register-mapping tables)."""
     if bits == 64:
         return 2 * slot, np.zeros_like(slot)
     reg = (slot * bits) // 32
@@ -56,7 +57,7 @@ class CdnaInput:
     (B); lanes walk the outer index first, then the blocks, then the k groups:
     ``lane = i + outer*b + outer*blocks*floor(k/kpl)``, storage slot ``k mod kpl``.
     (CALC ``InstCalcGfx9.__get_input_reg_lanes``; CK lane constants give the same for gfx950
-    16x16x32/32x32x16: kABKPerLane = 8, amd_hw_facts §1.3.)
+    16x16x32/32x32x16: kABKPerLane = 8, CK-MFMA.)
     """
 
     outer: int
@@ -150,7 +151,7 @@ class F8f6f4Input:
 class Gfx11Input:
     """RDNA3 WMMA A/B: every lane holds a whole row of A (column of B), storage slot k, and the
     16 lanes are replicated: lanes i, i+16 (wave32) and also i+32, i+48 (wave64).
-    (CALC ``InstCalcGfx11.__get_input_reg_lanes``; amd_hw_facts §2.1.)"""
+    (CALC ``InstCalcGfx11.__get_input_reg_lanes``; GPUOPEN-WMMA3.)"""
 
     bits: int
     wave_size: int
@@ -171,7 +172,7 @@ class Gfx11Input:
 class Gfx11Output:
     """RDNA3 WMMA C/D: ``lane = 16*(i mod R) + j``, register ``floor(i/R)`` with R = wave/16
     rows per register; 16-bit results use one half of each register, chosen by OPSEL bit 2.
-    (CALC ``InstCalcGfx11.__get_output_reg_lanes``; amd_hw_facts §2.1.)"""
+    (CALC ``InstCalcGfx11.__get_output_reg_lanes``; GPUOPEN-WMMA3.)"""
 
     bits: int
     wave_size: int
@@ -190,7 +191,7 @@ class Gfx11Output:
 @dataclass(frozen=True)
 class Gfx12Input:
     """RDNA4 WMMA A/B (no replication). (CALC ``InstCalcGfx12.__get_input_reg`` /
-    ``__get_input_lane``, dense case; amd_hw_facts §2.2.)"""
+    ``__get_input_lane``, dense case; GPUOPEN-WMMA4.)"""
 
     bits: int
     k: int
@@ -235,7 +236,7 @@ class Gfx12Output:
     """RDNA4 WMMA C/D. 32-bit: register ``i mod 8`` (wave32) / ``i mod 4`` (wave64); 16-bit:
     two rows packed per register. Lane ``16*floor(i/8) + j`` (wave32) or
     ``32*(floor(i/4) mod 2) + 16*floor(i/8) + j`` (wave64). (CALC
-    ``InstCalcGfx12.__get_output_reg_lanes``; amd_hw_facts §2.2.)"""
+    ``InstCalcGfx12.__get_output_reg_lanes``; GPUOPEN-WMMA4.)"""
 
     bits: int
     wave_size: int
@@ -254,3 +255,89 @@ class Gfx12Output:
         else:
             reg, elem = (i // 2) % (rows_per_set // 2), i % 2
         return lane[None], reg, elem
+
+
+# -- RDNA4 sparse WMMA (v_swmmac_*) ------------------------------------------------------------
+# A is M x K with 2:4 structured sparsity, stored compressed as M x K/2: of every 4 consecutive k
+# (group g = floor(k/4)) two values are kept, stored element c = 2g + s (s = 0, 1) in the order
+# of the compression index that names them (CALC-README, "Example of Using the OPSEL Modifier to
+# Change the Compression Index Set": the first stored value's index in the low 2 bits of its
+# 4-bit group field, the second's in the high 2). CALC ``InstCalcGfx12.__get_input_reg`` /
+# ``__get_input_lane`` put group g of row i where the dense formula puts compressed columns 2g
+# and 2g+1 -- so the compressed A is ``Gfx12Input(bits, K/2, wave)``; B is a dense K x N matrix
+# with its own sparse-B branch (``Gfx12SparseB``) and the index VGPR (Src2) holds one 2-bit index
+# per stored A element (``Gfx12SparseIndex``), in one of 1, 2 or 4 index sets chosen by OPSEL
+# (printed ``index_key:N``; CALC ``get_num_compression_sets``).
+
+
+@dataclass(frozen=True)
+class Gfx12SparseB:
+    """RDNA4 SWMMAC B (dense K x N, K = 32 or 64): each lane holds a run of consecutive k.
+    (CALC ``InstCalcGfx12.__get_input_reg`` / ``__get_input_lane``, sparse-instruction B.)"""
+
+    bits: int
+    k: int
+    wave_size: int
+    replicas: int = 1
+
+    def place(self, b, j, k):
+        del b
+        w32, bits = self.wave_size == 32, self.bits
+        if bits == 16:
+            lane = 16 * ((k // 8) % 2) + j if w32 else 16 * (k // 8) + j
+            reg = 4 * (k // 16) + (k // 2) % 4 if w32 else (k // 2) % 4
+        elif bits == 8 or (bits == 4 and self.k == 32):
+            lane = 16 * (k // 16) + j if w32 else 32 * ((k // 8) % 2) + 16 * (k // 16) + j
+            if bits == 8:
+                reg = (k // 4) % (4 if w32 else 2)
+            else:
+                reg = (k // 8) % 2 if w32 else np.zeros_like(k)
+        elif bits == 4:  # K = 64
+            lane = 16 * (k // 32) + j if w32 else 32 * ((k // 16) % 2) + 16 * (k // 32) + j
+            reg = (k // 8) % (4 if w32 else 2)
+        else:
+            raise ArgumentValueError(f"no gfx12 SWMMAC B layout for {bits}-bit elements")
+        return lane[None], reg, k % _per_reg(bits)
+
+
+@dataclass(frozen=True)
+class Gfx12SparseIndex:
+    """RDNA4 SWMMAC compression index: the 2-bit index (which of its group's 4 k positions) of
+    stored A element (i, c), in register 0 of the lane holding that element, at bit
+    ``base(g) + 2*(c mod 2) + key * 32/sets`` with ``g = floor(c/2)``. ``in_bits`` is A's
+    element width, ``k`` the logical K, ``key`` the index set (OPSEL / ``index_key``).
+    (CALC ``InstCalcGfx12.__get_compression_bits``, ``__get_input_lane`` for 'k',
+    ``get_num_compression_sets``.)"""
+
+    in_bits: int
+    k: int
+    wave_size: int
+    key: int = 0
+    bits: int = 2
+    replicas: int = 1
+
+    @property
+    def sets(self) -> int:
+        """Index sets one VGPR holds (OPSEL picks one)."""
+        if self.wave_size == 32:
+            return 1 if (self.in_bits == 4 and self.k == 64) else 2
+        return 4 if self.in_bits in (8, 16) else 2
+
+    def place(self, b, i, c):
+        del b
+        g, s = c // 2, c % 2
+        w32 = self.wave_size == 32
+        if self.in_bits == 16:
+            base = 8 * (g // 4) + 4 * (g % 2) if w32 else 4 * (g % 2)
+            lane = 16 * ((g // 2) % 2) + i if w32 else 16 * (g // 2) + i
+        elif w32:
+            span = 8 if (self.in_bits == 4 and self.k == 64) else 4  # groups per lane
+            base, lane = 4 * (g % span), 16 * (g // span) + i
+        elif self.in_bits == 8:
+            base, lane = 4 * (g % 2), 32 * ((g // 2) % 2) + 16 * (g // 4) + i
+        elif self.k == 32:  # 4-bit, K = 32: A and its indices use lanes 0-31 only
+            base, lane = 4 * (g % 4), 16 * (g // 4) + i
+        else:  # 4-bit, K = 64
+            base, lane = 4 * (g % 4), 32 * ((g // 4) % 2) + 16 * (g // 8) + i
+        bit = base + 2 * s + self.key * (32 // self.sets)
+        return lane[None], np.zeros_like(c), bit // 2

@@ -1,7 +1,8 @@
-"""`MatrixInstruction`: one MFMA/WMMA instruction on one arch, its operand layouts, modifiers
-and the vectorised gather/scatter indices an emulator uses to execute it.
+"""`MatrixInstruction`: one MFMA/WMMA/SWMMAC instruction on one arch, its operand layouts,
+modifiers and the vectorised gather/scatter indices an emulator uses to execute it.
 
-Modifier semantics (amd_hw_facts §1.4, from the calculator README, CALC-README):
+Modifier semantics (the AMD Matrix Instruction Calculator's README, CALC-README; CALC in
+docs/sources.md):
   CBSZ/ABID  (CDNA multi-block ops): block ``b`` of A is read from block
              ``(b >> CBSZ << CBSZ) + ABID``; legal CBSZ <= log2(blocks), ABID < 2**CBSZ.
   BLGP       (CDNA, B operand): logical lane ``L`` reads physical lane
@@ -9,9 +10,16 @@ Modifier semantics (amd_hw_facts §1.4, from the calculator README, CALC-README)
              On CDNA3 f64 MFMAs BLGP is a negate mask instead: bit0 A, bit1 B, bit2 C.
   OPSEL      (RDNA3 16-bit-output WMMA): bit 2 selects the high halves of C/D registers.
   CBSZ/BLGP  on the gfx950 f8f6f4 MFMAs (``formats`` non-empty) select the A / B element format
-             instead: 0 fp8 E4M3, 1 bf8 E5M2, 2 fp6 E2M3, 3 bf6 E3M2, 4 fp4 E2M1 (amd_hw_facts
-             §1.3: MLIR rocdl.mlir format codes; llvm-objdump prints ``cbsz:2 blgp:4``);
+             instead: 0 fp8 E4M3, 1 bf8 E5M2, 2 fp6 E2M3, 3 bf6 E3M2, 4 fp4 E2M1 (ROCDL-TEST:
+             MLIR rocdl.mlir format codes; llvm-objdump prints ``cbsz:2 blgp:4``);
              ``with_formats(cbsz, blgp)`` is the entry for one selection.
+  OPSEL      (RDNA4 SWMMAC, printed ``index_key:N``): picks the compression-index set of the
+             index VGPR (``layout("I", index_key=N)``).
+
+Sparse instructions (RDNA4 ``v_swmmac_*``, ``sparse``): A is M x K with 2:4 structured sparsity
+and is stored compressed, M x K/2 (operand ``"A"`` is that stored matrix); the index operand
+``"I"`` (Src2) holds per stored element the 2-bit position of its value inside its group of 4
+k, and C/D share the destination registers (D += A·B; formulas.py, "RDNA4 sparse WMMA").
 """
 
 from __future__ import annotations
@@ -24,7 +32,7 @@ import numpy as np
 
 from ..display import Displayable
 from ..errors import ArgumentValueError
-from .layout import OPERANDS, Layout, Location, Placer
+from .layout import INDEX, OPERANDS, Layout, Location, Placer
 
 __all__ = ["GatherIndex", "MatrixInstruction", "blgp_lane", "spans_registers"]
 
@@ -42,7 +50,7 @@ class GatherIndex(NamedTuple):
 
 
 def blgp_lane(lane, blgp: int):
-    """Physical lane read for logical B lane ``lane`` under BLGP (CALC-README; facts §1.4)."""
+    """Physical lane read for logical B lane ``lane`` under BLGP (CALC-README)."""
     lane = np.asarray(lane)
     if blgp == 0:
         return lane
@@ -98,6 +106,8 @@ class MatrixInstruction(Displayable):
     format_codes: tuple[int, int] = (0, 0)  # f8f6f4: the (CBSZ, BLGP) this entry stands for
     scaled: bool = False  # v_mfma_scale_*: A/B carry E8M0 block scales (scale_lane)
     passes_by_bits: tuple[int, int] | None = None  # f8f6f4 passes: (any 8-bit input, none)
+    sparse: bool = False  # SWMMAC: A stored compressed (M x K/2), index operand "I"
+    index_placer: Placer | None = field(default=None, repr=False)  # SWMMAC index formula
 
     # -- derived numbers -------------------------------------------------------------------------
     @property
@@ -106,9 +116,14 @@ class MatrixInstruction(Displayable):
         return 2 * self.m * self.n * self.k * self.blocks
 
     @property
+    def operands(self) -> tuple[str, ...]:
+        """'A', 'B', 'C', 'D', and 'I' (the compression index) for a sparse instruction."""
+        return (*OPERANDS, INDEX) if self.sparse else OPERANDS
+
+    @property
     def vgprs(self) -> dict[str, int]:
         """VGPRs per operand (C and D are the same size)."""
-        return {op: self.layout(op).regs for op in OPERANDS}
+        return {op: self.layout(op).regs for op in self.operands}
 
     @property
     def A(self) -> Layout:
@@ -127,21 +142,33 @@ class MatrixInstruction(Displayable):
         return self.layout("D")
 
     def shape(self, operand: str) -> tuple[int, int, int]:
-        """[blocks, rows, cols] of an operand."""
-        op = _operand(operand)
-        rows, cols = {"A": (self.m, self.k), "B": (self.k, self.n)}.get(op, (self.m, self.n))
+        """[blocks, rows, cols] of an operand (a sparse A and its index: the stored M x K/2)."""
+        op = _operand(operand, self)
+        ka = self.k // 2 if self.sparse else self.k
+        rows, cols = {"A": (self.m, ka), INDEX: (self.m, ka), "B": (self.k, self.n)}.get(
+            op, (self.m, self.n))
         return (self.blocks, rows, cols)
 
     def dtype(self, operand: str) -> str:
-        op = _operand(operand)
-        return {"A": self.a_type, "B": self.b_type, "C": self.c_type, "D": self.d_type}[op]
+        op = _operand(operand, self)
+        return {"A": self.a_type, "B": self.b_type, "C": self.c_type, "D": self.d_type,
+                INDEX: "u2"}[op]
 
     # -- layouts ---------------------------------------------------------------------------------
-    def layout(self, operand: str, *, opsel: int = 0) -> Layout:
-        """The Layout of operand 'A', 'B', 'C' or 'D' (OPSEL only for RDNA3 16-bit C/D)."""
-        op = _operand(operand)
+    def layout(self, operand: str, *, opsel: int = 0, index_key: int = 0) -> Layout:
+        """The Layout of operand 'A', 'B', 'C' or 'D' (OPSEL only for RDNA3 16-bit C/D), or 'I',
+        the compression index of a sparse instruction in index set ``index_key``."""
+        op = _operand(operand, self)
         self._check_opsel(op, opsel)
-        return _layout(self, op, bool(opsel & 4) and op in "CD")
+        key = self._check_index_key(op, index_key)
+        return _layout(self, op, bool(opsel & 4) and op in "CD", key)
+
+    def _check_index_key(self, op: str, key: int) -> int:
+        sets = self.index_placer.sets if self.index_placer is not None else 1
+        if not isinstance(key, (int, np.integer)) or not 0 <= key < sets:
+            raise ArgumentValueError(f"{self.name}: index_key must be in 0..{sets - 1}, "
+                                     f"got {key!r}")
+        return int(key) if op == INDEX else 0
 
     def _check_opsel(self, op: str, opsel: int) -> None:
         if not isinstance(opsel, int) or not 0 <= opsel <= 7:
@@ -214,7 +241,7 @@ class MatrixInstruction(Displayable):
         return ((block >> cbsz) << cbsz) + abid
 
     def negate_mask(self, blgp: int) -> tuple[bool, bool, bool]:
-        """(negate A, negate B, negate C) that BLGP means on CDNA3 f64 MFMAs (facts §1.4)."""
+        """(negate A, negate B, negate C) that BLGP means on CDNA3 f64 MFMAs (CALC-README)."""
         self.check_modifiers(0, 0, blgp)
         if self.blgp != "negate":
             return (False, False, False)
@@ -234,16 +261,18 @@ class MatrixInstruction(Displayable):
 
     # -- vectorised gather / scatter ---------------------------------------------------------------
     def gather_index(self, operand: str, *, cbsz: int = 0, abid: int = 0, blgp: int = 0,
-                     opsel: int = 0, replica: int = 0) -> GatherIndex:
+                     opsel: int = 0, replica: int = 0, index_key: int = 0) -> GatherIndex:
         """Cached int32 index arrays [blocks, rows, cols] to read (A, B, C) or write (D).
 
         ``replica`` picks which copy of a replicated RDNA3 A/B element to read (0..wave/16-1),
-        so an emulator can check that a kernel filled every copy as the hardware requires."""
-        op = _operand(operand)
+        so an emulator can check that a kernel filled every copy as the hardware requires;
+        ``index_key`` the index set of a sparse instruction's operand 'I'."""
+        op = _operand(operand, self)
         self.check_modifiers(cbsz, abid, blgp)
         self._check_opsel(op, opsel)
+        key = self._check_index_key(op, index_key)
         if self.formats:  # CBSZ/BLGP choose formats: the gather of that format selection
-            return _gather(self.with_formats(cbsz, blgp), op, 0, 0, 0, False, replica)
+            return _gather(self.with_formats(cbsz, blgp), op, 0, 0, 0, False, replica, 0)
         if (cbsz or abid) and op != "A":
             raise ArgumentValueError(f"{self.name}: CBSZ/ABID apply to operand A, not {op}")
         if blgp and self.blgp == "lanes" and op != "B":
@@ -254,7 +283,7 @@ class MatrixInstruction(Displayable):
             raise ArgumentValueError(f"{self.name}: replica={replica!r} out of range 0..{reps - 1} "
                                      f"for operand {op}")
         return _gather(self, op, cbsz, abid, blgp if self.blgp == "lanes" else 0,
-                       bool(opsel & 4) and op in "CD", replica)
+                       bool(opsel & 4) and op in "CD", replica, key)
 
     def scatter_index(self, operand: str, *, opsel: int = 0) -> np.ndarray:
         """[lanes, regs, elems_per_reg, 3] inverse table: (block,row,col) per slot, -1 unused."""
@@ -281,12 +310,12 @@ class MatrixInstruction(Displayable):
         return (words >> g.shift.astype(np.uint32)) & np.uint32((1 << g.bits) - 1)
 
     def scatter_bits(self, vgprs: np.ndarray, operand: str, values: np.ndarray, *,
-                     opsel: int = 0) -> None:
+                     opsel: int = 0, index_key: int = 0) -> None:
         """Write raw element bits ``values`` [W, blocks, rows, cols] into ``vgprs``
         [W, regs, lanes] (uint32, in place) at every location of each element (all RDNA3
         replicas); bits of a register outside the element are kept."""
-        lay = self.layout(operand, opsel=opsel)
-        g = self.gather_index(operand, opsel=opsel)
+        lay = self.layout(operand, opsel=opsel, index_key=index_key)
+        g = self.gather_index(operand, opsel=opsel, index_key=index_key)
         v = _check_vgprs(self, vgprs, operand, g)
         want = (v.shape[0], *lay.shape)
         if np.shape(values) != want:
@@ -338,10 +367,14 @@ def spans_registers(g: GatherIndex) -> bool:
     return g.bits < 32 and bool((g.shift + g.bits > 32).any())
 
 
-def _operand(operand: str) -> str:
+def _operand(operand: str, ins: MatrixInstruction | None = None) -> str:
     op = operand.upper() if isinstance(operand, str) else operand
+    if op == INDEX and ins is not None and ins.sparse:
+        return op
     if op not in OPERANDS:
-        raise ArgumentValueError(f"operand must be one of 'A', 'B', 'C', 'D', got {operand!r}")
+        extra = ", 'I'" if ins is not None and ins.sparse else ""
+        raise ArgumentValueError(f"operand must be one of 'A', 'B', 'C', 'D'{extra}, "
+                                 f"got {operand!r}")
     return op
 
 
@@ -378,18 +411,21 @@ def _format_bits(t: str) -> int:
 
 
 @cache
-def _layout(ins: MatrixInstruction, op: str, opsel_hi: bool) -> Layout:
-    placer = ins.a_placer if op == "A" else ins.b_placer if op == "B" else ins.cd_placer
+def _layout(ins: MatrixInstruction, op: str, opsel_hi: bool, key: int = 0) -> Layout:
+    placer = {"A": ins.a_placer, "B": ins.b_placer, INDEX: ins.index_placer}.get(op,
+                                                                                 ins.cd_placer)
     if opsel_hi:
         placer = type(placer)(**{**placer.__dict__, "opsel_hi": True})
+    if key:
+        placer = replace(placer, key=key)
     return Layout(op, placer, ins.shape(op), dtype=ins.dtype(op), instruction=ins.name,
-                  arch=ins.arch, matrix=ins, opsel=4 if opsel_hi else 0)
+                  arch=ins.arch, matrix=ins, opsel=4 if opsel_hi else key)
 
 
 @cache
 def _gather(ins: MatrixInstruction, op: str, cbsz: int, abid: int, blgp: int,
-            opsel_hi: bool, replica: int) -> GatherIndex:
-    lay = _layout(ins, op, opsel_hi)
+            opsel_hi: bool, replica: int, key: int) -> GatherIndex:
+    lay = _layout(ins, op, opsel_hi, key)
     lane, reg, elem = lay.lane_table(replica), lay.reg_table(), lay.elem_table()
     if op == "A" and (cbsz or abid):
         src = ((np.arange(ins.blocks) >> cbsz) << cbsz) + abid

@@ -18,6 +18,7 @@ from ..errors import ArgumentValueError
 __all__ = ["Layout", "Location", "Placer"]
 
 OPERANDS = ("A", "B", "C", "D")
+INDEX = "I"  # the compression-index operand of a sparse (RDNA4 SWMMAC) instruction
 
 
 class Placer(Protocol):
@@ -49,8 +50,9 @@ def _readonly(a: np.ndarray) -> np.ndarray:
 
 
 def index_names(operand: str) -> tuple[str, str]:
-    """Index names of an operand's rows and columns: A is (i, k), B (k, j), C/D (i, j)."""
-    return {"A": ("i", "k"), "B": ("k", "j")}.get(operand.upper(), ("i", "j"))
+    """Index names of an operand's rows and columns: A is (i, k), B (k, j), C/D (i, j); the
+    compression index of a sparse A is indexed like the stored A, (i, k)."""
+    return {"A": ("i", "k"), "B": ("k", "j"), INDEX: ("i", "k")}.get(operand.upper(), ("i", "j"))
 
 class Layout(Displayable):
     """The register layout of one operand (A, B, C or D) of one matrix instruction.
@@ -66,7 +68,7 @@ class Layout(Displayable):
     def __init__(self, operand: str, placer: Placer, shape: tuple[int, int, int], *,
                  dtype: str, instruction: str = "", arch: str = "", matrix: Any = None,
                  opsel: int = 0) -> None:
-        if operand not in OPERANDS:
+        if operand not in (*OPERANDS, INDEX):
             raise ArgumentValueError(f"operand must be one of {OPERANDS}, got {operand!r}")
         self.operand = operand
         self.placer = placer

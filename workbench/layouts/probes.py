@@ -56,11 +56,16 @@ def _call(ins: MatrixInstruction) -> str:
         return f"{b}(a[t], b[t], c[t], {c}, {f}, 0, sa[t], 0, sb[t])"
     if ins.builtin_form == "wmma_int":
         return f"{b}(true, a[t], true, b[t], c[t], false)"  # signed A, signed B, no clamp
+    if ins.builtin_form == "swmmac":  # sparse: A (compressed), B, C, compression index
+        return f"{b}(a[t], b[t], c[t], idx[t])"
+    if ins.builtin_form == "swmmac_int":  # signed A, signed B, index, no clamp
+        return f"{b}(true, a[t], true, b[t], c[t], idx[t], false)"
     raise ArgumentValueError(f"{ins.name}: unknown builtin form {ins.builtin_form!r}")
 
 
 def probe_source(instrs: MatrixInstruction | Iterable[MatrixInstruction]) -> str:
-    """HIP source with one `extern "C"` probe kernel per instruction (D = A·B + C per lane)."""
+    """HIP source with one `extern "C"` probe kernel per instruction (D = A·B + C per lane; a
+    sparse instruction's kernel also takes the compression indices, ``const int* idx``)."""
     items = [instrs] if isinstance(instrs, MatrixInstruction) else list(instrs)
     typedefs: dict[str, None] = {}
     kernels = []
@@ -69,7 +74,8 @@ def probe_source(instrs: MatrixInstruction | Iterable[MatrixInstruction]) -> str
         for _, td in (ret, ta, tb, tc):
             if td:
                 typedefs[td] = None
-        scales = ", const int* sa, const int* sb" if ins.builtin_form == "f8f6f4_scale" else ""
+        scales = ", const int* sa, const int* sb" if ins.builtin_form == "f8f6f4_scale" else (
+            ", const int* idx" if ins.sparse else "")
         kernels.append(
             f'extern "C" __global__ void {kernel_name(ins)}'
             f"(const {ta[0]}* a, const {tb[0]}* b, {tc[0]}* c{scales}) {{\n"
@@ -96,7 +102,7 @@ def probe(arch: str, *, wave_size: int | None = None) -> dict[str, tuple[str, ..
     out: dict[str, tuple[str, ...]] = {}
     for ins in instrs:
         seen = (i.mnemonic for i in co.listing(kernel_name(ins)))
-        out[ins.name] = tuple(m for m in seen if m.startswith(("v_mfma", "v_wmma")))
+        out[ins.name] = tuple(m for m in seen if m.startswith(("v_mfma", "v_wmma", "v_swmmac")))
     return out
 
 

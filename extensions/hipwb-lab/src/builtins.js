@@ -1,31 +1,19 @@
 // Matrix-core builtin documentation from hipwb's layout catalog (src/builtins.json is written by
 // `python -m workbench.layouts.builtin_docs`; tests/test_lab_extension.py keeps it in sync).
+// Every text shown here is written by that generator (`doc`, `table`, `notes`): this file only
+// lays it out, so what the catalog does not know is left out instead of printed as "null"
+// (tests/layouts/test_builtin_docs.py checks the shipped data).
 import { hoverTooltip } from '@codemirror/view';
 import BUILTINS from './builtins.json';
 
 export { BUILTINS };
 
-const PREFIX_RE = /__builtin_amdgcn_(mfma|wmma|smfmac)\w*/;
+const PREFIX_RE = /__builtin_amdgcn_(mfma|wmma|smfmac|swmmac)\w*/;
 
 /** Plain-text documentation of one builtin (for the completer's documentation panel). */
 export function builtinText(name) {
   const b = BUILTINS[name];
-  if (!b) {
-    return '';
-  }
-  const lines = [b.signature, ''];
-  for (const v of b.variants) {
-    const t = v.types;
-    lines.push(
-      `${v.arch} wave${v.wave_size}: ${v.instruction}  ${v.shape}  ` +
-        `D:${t.D} = A:${t.A} x B:${t.B} + C:${t.C}  ` +
-        `VGPRs A ${v.vgprs.A} B ${v.vgprs.B} C/D ${v.vgprs.C}  ` +
-        `${v.cycles} cycles (${v.passes} passes)`
-    );
-  }
-  const v0 = b.variants[0];
-  lines.push('', `cycles: ${v0.timing_source}; layouts: ${v0.source}`);
-  return lines.join('\n');
+  return b ? b.doc : '';
 }
 
 function el(tag, cls, text) {
@@ -39,37 +27,28 @@ function el(tag, cls, text) {
   return e;
 }
 
-/** The hover card of one builtin: signature, then one row per arch/wave size. */
+/** The hover card of one builtin: signature, one row per arch/wave size, then the sources. */
 export function builtinCard(name) {
   const b = BUILTINS[name];
   const dom = el('div', 'hipwb-builtin-doc');
   dom.appendChild(el('div', 'hipwb-builtin-sig', b.signature));
   const table = el('table');
   const head = el('tr');
-  for (const h of ['arch', 'instruction', 'M×N×K', 'D = A·B + C', 'VGPRs A/B/C', 'cycles']) {
+  for (const h of b.table.head) {
     head.appendChild(el('th', '', h));
   }
   table.appendChild(head);
-  for (const v of b.variants) {
-    const t = v.types;
+  for (const cells of b.table.rows) {
     const row = el('tr');
-    for (const c of [
-      `${v.arch} w${v.wave_size}`,
-      v.instruction,
-      v.shape,
-      `${t.D} = ${t.A}·${t.B} + ${t.C}`,
-      `${v.vgprs.A}/${v.vgprs.B}/${v.vgprs.C}`,
-      `${v.cycles} (${v.passes} passes)`
-    ]) {
-      row.appendChild(el('td', '', String(c)));
+    for (const c of cells) {
+      row.appendChild(el('td', '', c));
     }
     table.appendChild(row);
   }
   dom.appendChild(table);
-  const v0 = b.variants[0];
-  dom.appendChild(
-    el('div', 'hipwb-builtin-src', `cycles: ${v0.timing_source}. Layouts: ${v0.source}.`)
-  );
+  for (const note of b.notes) {
+    dom.appendChild(el('div', 'hipwb-builtin-src', note));
+  }
   return dom;
 }
 

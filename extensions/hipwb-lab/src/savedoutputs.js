@@ -45,11 +45,22 @@ function pictureClass(Base, rendermime) {
     return cls;
   }
   cls = class WidgetOrPicture extends Base {
+    set manager(manager) {
+      this._hipwbManager = manager;
+      super.manager = manager;
+    }
+
     async renderModel(model) {
       const html = model.data['text/html'];
       const view = model.data[WIDGET_MIME];
       const id = view && view.model_id;
       if (html === undefined || !id || !this._manager || !this._manager.promise) {
+        return super.renderModel(model);
+      }
+      // The live model is there (a cell just ran): draw it and never the picture, whose HTML
+      // may hold scripts (the sweep view embeds its figure) that must not run for nothing.
+      const known = this._hipwbManager;
+      if (known && known.restoredStatus && known.has_model(id)) {
         return super.renderModel(model);
       }
       this._showPicture(model, html);
@@ -96,6 +107,20 @@ function wrapFactory(factory, rendermime) {
   if (factory.hipwbPicture) {
     return factory;
   }
+  // The widget manager this factory hands its renderers, known synchronously once resolved
+  // (a throw-away renderer tells it), so that a live output is drawn without a picture first.
+  const known = { manager: null };
+  try {
+    const probe = factory.createRenderer({ mimeType: WIDGET_MIME });
+    if (probe._manager && probe._manager.promise) {
+      probe._manager.promise.then(manager => {
+        known.manager = manager;
+      });
+    }
+    probe.dispose();
+  } catch (err) {
+    // not the WidgetRenderer we know: createRenderer below leaves it alone
+  }
   return {
     safe: factory.safe,
     mimeTypes: factory.mimeTypes,
@@ -108,6 +133,9 @@ function wrapFactory(factory, rendermime) {
       }
       const Cls = pictureClass(inner.constructor, rendermime);
       const outer = new Cls(options);
+      if (known.manager) {
+        outer.manager = known.manager;
+      }
       // the manager the factory gave (or will give) its own renderer
       inner._manager.promise.then(manager => {
         if (!outer.isDisposed) {

@@ -1,12 +1,15 @@
 """Generate the layout reference data in this folder from AMD's published closed forms.
 
 Written independently of ``workbench.layouts`` (imports nothing from it): every formula below is
-the per-shape closed form quoted in shared/reference/amd_hw_facts.md (§1.2 CDNA, §1.3 gfx950,
-§2.1 RDNA3, §2.2 RDNA4) or, where the facts file does not quote one, the equation string that
-the AMD Matrix Instruction Calculator prints for that instruction (matrix_calculator.py v1.3.1,
-``InstCalcGfx9._coord_to_lane_eqn`` / ``_coord_to_input_reg_eqn`` / ``_coord_to_output_reg_eqn``
-and the ``InstCalcGfx12`` dense/wave64 branches). The ``formula`` and ``source`` strings stored
-with every entry say which.
+the per-shape closed form that the AMD Matrix Instruction Calculator gives with
+``--detail-instruction`` (CDNA2/3, RDNA3, RDNA4), the lane constants of composable_kernel's
+``warp_gemm_attribute_mfma_impl.hpp`` (gfx950, which the calculator does not cover), or, for the
+remaining shapes, the equation string that the AMD Matrix Instruction Calculator prints for that
+instruction (matrix_calculator.py v1.3.1, ``InstCalcGfx9._coord_to_lane_eqn`` /
+``_coord_to_input_reg_eqn`` / ``_coord_to_output_reg_eqn`` and the ``InstCalcGfx12`` dense/wave64
+branches; for the RDNA4 sparse SWMMACs the A, B and compression-index equations that
+``--detail-instruction`` prints). The ``formula`` and ``source`` strings stored with every entry
+say which.
 
 Run ``python tests/data/layouts/gen_reference.py`` to rewrite ``reference_layouts.json``.
 Each entry: archs, instruction names, wave size, operand(s), shape [blocks, rows, cols], element
@@ -48,15 +51,15 @@ def z(x):
 
 
 # ---- CDNA C/D closed forms -------------------------------------------------------------------
-def o_16x16(b, i, j):  # facts §1.2: GPR = i mod 4, lane = 16*floor(i/4) + j
+def o_16x16(b, i, j):  # CALC closed form: GPR = i mod 4, lane = 16*floor(i/4) + j
     return [16 * (i // 4) + j], i % 4, z(i)
 
 
-def o_32x32(b, i, j):  # facts §1.2: GPR = 4*floor(i/8) + (i mod 4), lane = 32*(floor(i/4) mod 2)+j
+def o_32x32(b, i, j):  # CALC: GPR = 4*floor(i/8) + (i mod 4), lane = 32*(floor(i/4) mod 2)+j
     return [32 * ((i // 4) % 2) + j], 4 * (i // 8) + i % 4, z(i)
 
 
-def o_4x4_16b(b, i, j):  # facts §1.2 (4x4x1f32 example): GPR = i, lane = 4*b + j
+def o_4x4_16b(b, i, j):  # CALC README (4x4x1f32 example): GPR = i, lane = 4*b + j
     return [4 * b + j], i, z(i)
 
 
@@ -68,7 +71,7 @@ def o_32x32_2b(b, i, j):  # CALC: '16 * block + 4 * floor(i / 8) + (i % 4)', '(3
     return [(32 * (i // 4)) % 64 + j], 16 * b + 4 * (i // 8) + i % 4, z(i)
 
 
-def o_f64_16x16(b, i, j):  # facts §1.2: pair [2*floor(i/4)+1 : 2*floor(i/4)], lane 16*(i%4)+j
+def o_f64_16x16(b, i, j):  # CALC closed form: pair [2*floor(i/4)+1 : 2*floor(i/4)], lane 16*(i%4)+j
     return [16 * (i % 4) + j], 2 * (i // 4), z(i)
 
 
@@ -76,14 +79,18 @@ def o_f64_4x4_4b(b, i, j):  # CALC: pair '[1:0]', lane '16 * (i % 4) + 4 * block
     return [16 * (i % 4) + 4 * b + j], z(i), z(i)
 
 
-F = "facts §1.2 (CALC closed form)"
+F = "AMD Matrix Instruction Calculator (CALC) closed form"
 E = "CALC v1.3.1 printed equation"
 
 
 def cdna(names90, names942, m, n, k, blocks, bits, a_fn, a_text, a_src, out_fn, out_text,
          out_src, out_bits=32, archs_extra=()):
-    """A and B share the formula with i -> j (facts §1.2: 'B identical with j')."""
-    groups = [(G90, names90), (G942, names942), *archs_extra]
+    """A and B share the formula with i -> j (the calculator's B formula is A's with j for i).
+    gfx950 executes the gfx942 MFMAs it keeps with gfx942's operand layouts (same encodings;
+    LLVM dropped only the xf32 ones for gfx950), so those entries name both archs."""
+    kept = [n for n in names942 if "xf32" not in n]
+    groups = [(G90, names90), (G942 + G950, kept), (G942, [n for n in names942 if n not in kept]),
+              *archs_extra]
     for archs, names in groups:
         if not names:
             continue
@@ -173,8 +180,9 @@ cdna(["v_mfma_f32_32x32x4bf16"], [], 32, 32, 4, 1, 16,
      lambda b, i, k: ([32 * (k // 2) + i], z(k), h16(k)),
      "lane '32 * floor(k / 2) + i', reg '0.[16*(k % 2)+15 : 16*(k % 2)]'", E, o_32x32,
      "as 32x32", F)
-# gfx950 (facts §1.3, from CK lane constants): 8 consecutive k per lane, 2 per VGPR, low first.
-S950 = "facts §1.3 (CK warp_gemm_attribute_mfma_impl.hpp)"
+# gfx950 (composable_kernel warp_gemm_attribute_mfma_impl.hpp lane constants): 8 consecutive k
+# per lane, 2 per VGPR, low first.
+S950 = "CK-MFMA (composable_kernel warp_gemm_attribute_mfma_impl.hpp lane constants)"
 cdna([], [], 16, 16, 32, 1, 16, lambda b, i, k: ([16 * (k // 8) + i], (k % 8) // 2, h16(k)),
      "lane 16*floor(k/8)+i, element k%8 (2 per VGPR, low half first)", S950, o_16x16,
      "identical to 16x16x16", S950,
@@ -200,8 +208,8 @@ cdna([], [], 32, 32, 64, 1, 8,
      SMX, o_32x32, "identical to 32x32x16", SMX,
      archs_extra=[(G950, ["v_mfma_f32_32x32x64_f8f6f4", "v_mfma_scale_f32_32x32x64_f8f6f4"])])
 
-# ---- RDNA3 (facts §2.1) ------------------------------------------------------------------------
-S3 = "facts §2.1 (CALC)"
+# ---- RDNA3 (CALC) -------------------------------------------------------------------------------
+S3 = "AMD Matrix Instruction Calculator (CALC), RDNA3"
 R3_IN = {16: (["v_wmma_f32_16x16x16_f16", "v_wmma_f32_16x16x16_bf16", "v_wmma_f16_16x16x16_f16",
                "v_wmma_bf16_16x16x16_bf16"], 2), 8: (["v_wmma_i32_16x16x16_iu8"], 4),
          4: (["v_wmma_i32_16x16x16_iu4"], 8)}
@@ -219,16 +227,16 @@ for w in (32, 64):
     add(RDNA3, ["v_wmma_f32_16x16x16_f16", "v_wmma_f32_16x16x16_bf16", "v_wmma_i32_16x16x16_iu8",
                 "v_wmma_i32_16x16x16_iu4"], CD, (1, 16, 16), 32, out,
         f"GPR floor(i/{rows}), lane 16*(i%{rows})+j", S3, wave=w)
-    for opsel in (0, 4):  # OPSEL[2] picks the half of each register (facts §2.1)
+    for opsel in (0, 4):  # OPSEL[2] picks the half of each register (CALC README)
         out16 = lambda b, i, j, rows=rows, o=opsel: (  # noqa: E731
             [16 * (i % rows) + j], i // rows, z(i) + (16 if o else 0))
         add(RDNA3, ["v_wmma_f16_16x16x16_f16", "v_wmma_bf16_16x16x16_bf16"], CD, (1, 16, 16), 16,
             out16, f"as 32-bit output, bits [{'31:16' if opsel else '15:0'}]", S3, wave=w,
             opsel=opsel)
 
-# ---- RDNA4 (facts §2.2; iu4 and wave64 16-bit output from CALC InstCalcGfx12) ----------------
-S4 = "facts §2.2 (CALC)"
-S4C = "CALC v1.3.1 InstCalcGfx12 (not quoted in facts)"
+# ---- RDNA4 (CALC; iu4 and wave64 16-bit output from CALC's InstCalcGfx12 equations) ----------
+S4 = "AMD Matrix Instruction Calculator (CALC), RDNA4"
+S4C = "CALC v1.3.1 InstCalcGfx12 printed equation"
 F16N = ["v_wmma_f32_16x16x16_f16", "v_wmma_f32_16x16x16_bf16", "v_wmma_f16_16x16x16_f16",
         "v_wmma_bf16_16x16x16_bf16"]
 B8N = ["v_wmma_i32_16x16x16_iu8"] + [f"v_wmma_f32_16x16x16_{a}_{b}" for a in ("fp8", "bf8")
@@ -261,14 +269,98 @@ for w, names, bits, kk, f, text, src in R4_IN:
     add(RDNA4, names, ("B",), (1, kk, 16), bits,
         lambda b, r, c, f=f: (lambda t: ([t[0]], t[1], t[2]))(f(c, r)), "B: same with j", src,
         wave=w)
+# ---- RDNA4 sparse WMMA, v_swmmac_* (CALC v1.3.1 InstCalcGfx12: the equations it prints with
+# --detail-instruction; index sets per VGPR from get_num_compression_sets) --------------------
+# The calculator addresses A and the compression index K[] by the *logical* k (0..K-1): the 4 k
+# of a group floor(k/4) share one slot holding the group's 2 stored values (16-bit: the whole
+# VGPR; narrower types: a 2*bits wide field) and one 4-bit index field. The reference stores the
+# compressed A (M x K/2): stored element c = 2g + s is the s-th kept value of group g, in the
+# low half of the group's slot for s = 0 (calculator README: the first stored value's index is
+# in the low 2 bits of the field, the second's in the high 2). Index: 2 bits per stored value.
+SC = "CALC v1.3.1 InstCalcGfx12 printed sparse equations (SWMMAC)"
+SW = {  # name suffix -> (A/B bits, logical K)
+    "f32_16x16x32_f16": (16, 32), "f32_16x16x32_bf16": (16, 32), "f16_16x16x32_f16": (16, 32),
+    "bf16_16x16x32_bf16": (16, 32), "i32_16x16x32_iu8": (8, 32), "i32_16x16x32_iu4": (4, 32),
+    "i32_16x16x64_iu4": (4, 64),
+    **{f"f32_16x16x32_{a}_{b}": (8, 32) for a in ("fp8", "bf8") for b in ("fp8", "bf8")}}
+
+
+def sw_a(bits, kk, w, i, k):
+    """Printed A[i][k] (logical k): (GPR, low bit of the group's field, lane)."""
+    if bits == 16:
+        return ((2 * (k // 16) + (k // 4) % 2, z(k), 16 * ((k // 8) % 2) + i) if w == 32 else
+                ((k // 4) % 2, z(k), 16 * (k // 8) + i))
+    if bits == 8:
+        return (((k // 8) % 2, 16 * ((k // 4) % 2), 16 * (k // 16) + i) if w == 32 else
+                (z(k), 16 * ((k // 4) % 2), 32 * ((k // 8) % 2) + 16 * (k // 16) + i))
+    if kk == 32:  # iu4, K = 32 (wave64: lanes 0-31 only)
+        return z(k), 8 * ((k // 4) % 4), 16 * (k // 16) + i
+    return (((k // 16) % 2, 8 * ((k // 4) % 4), 16 * (k // 32) + i) if w == 32 else
+            (z(k), 8 * ((k // 4) % 4), 32 * ((k // 16) % 2) + 16 * (k // 32) + i))
+
+
+def sw_index(bits, kk, w, k):
+    """Printed compression[i][k] low bit (index set 0), and the number of index sets."""
+    if w == 32:
+        if bits == 16:
+            return 8 * (k // 16) + 4 * ((k // 4) % 2), 2
+        return (4 * ((k // 4) % 8), 1) if kk == 64 else (4 * ((k // 4) % 4), 2)
+    if bits in (8, 16):
+        return 4 * ((k // 4) % 2), 4
+    return 4 * ((k // 4) % 4), 2
+
+
+def sw_b(bits, kk, w, j, k):
+    """Printed B[k][j]: (GPR, low bit, lane)."""
+    lo = bits * (k % (32 // bits))
+    if bits == 16:
+        return ((4 * (k // 16) + (k // 2) % 4, lo, 16 * ((k // 8) % 2) + j) if w == 32 else
+                ((k // 2) % 4, lo, 16 * (k // 8) + j))
+    if bits == 8 or kk == 32:
+        lane = 16 * (k // 16) + j if w == 32 else 32 * ((k // 8) % 2) + 16 * (k // 16) + j
+        if bits == 8:
+            return ((k // 4) % 4 if w == 32 else (k // 4) % 2), lo, lane
+        return ((k // 8) % 2 if w == 32 else z(k)), lo, lane
+    return (((k // 8) % 4, lo, 16 * (k // 32) + j) if w == 32 else
+            ((k // 8) % 2, lo, 32 * ((k // 16) % 2) + 16 * (k // 32) + j))
+
+
+for w in (32, 64):
+    for bits, kk in sorted(set(SW.values())):
+        names = ["v_swmmac_" + n for n, shape in SW.items() if shape == (bits, kk)]
+        step = 16 if bits == 16 else bits  # offset of a group's second stored value
+
+        def a_fn(b, i, c, bits=bits, kk=kk, w=w, step=step):
+            gpr, lo, lane = sw_a(bits, kk, w, i, 4 * (c // 2))
+            return [lane], gpr, lo + step * (c % 2)
+        add(RDNA4, names, ("A",), (1, 16, kk // 2), bits, a_fn,
+            "stored A[i][c]: value c%2 of group floor(c/2), in the slot printed for "
+            "A[i][4*floor(c/2)]", SC, wave=w)
+
+        def b_fn(b, k, j, bits=bits, kk=kk, w=w):
+            gpr, lo, lane = sw_b(bits, kk, w, j, k)
+            return [lane], gpr, lo
+        add(RDNA4, names, ("B",), (1, kk, 16), bits, b_fn, "printed B[k][j]", SC, wave=w)
+        sets = sw_index(bits, kk, w, 0)[1]
+        for key in range(sets):
+            def i_fn(b, i, c, bits=bits, kk=kk, w=w, key=key, sets=sets):
+                k = 4 * (c // 2)
+                lane = sw_a(bits, kk, w, i, k)[2]
+                return [lane], z(c), sw_index(bits, kk, w, k)[0] + 2 * (c % 2) + key * 32 // sets
+            add(RDNA4, names, ("I",), (1, 16, kk // 2), 2, i_fn,
+                f"printed compression[i][4*floor(c/2)] + 2*(c%2), index set {key} of {sets}",
+                SC, wave=w, opsel=key)
+
 O32 = ["v_wmma_f32_16x16x16_f16", "v_wmma_f32_16x16x16_bf16", "v_wmma_i32_16x16x16_iu8",
-       "v_wmma_i32_16x16x16_iu4", "v_wmma_i32_16x16x32_iu4"] + B8N[1:]
+       "v_wmma_i32_16x16x16_iu4", "v_wmma_i32_16x16x32_iu4"] + B8N[1:] + [
+    "v_swmmac_" + n for n in SW if not n.startswith(("f16_", "bf16_"))]
 add(RDNA4, O32, CD, (1, 16, 16), 32, lambda b, i, j: ([16 * (i // 8) + j], i % 8, z(i)),
     "GPR i%8, lane 16*floor(i/8)+j", S4, wave=32)
 add(RDNA4, O32, CD, (1, 16, 16), 32,
     lambda b, i, j: ([32 * ((i // 4) % 2) + 16 * (i // 8) + j], i % 4, z(i)),
     "GPR i%4, lane 32*(floor(i/4)%2)+16*floor(i/8)+j", S4, wave=64)
-O16 = ["v_wmma_f16_16x16x16_f16", "v_wmma_bf16_16x16x16_bf16"]
+O16 = ["v_wmma_f16_16x16x16_f16", "v_wmma_bf16_16x16x16_bf16", "v_swmmac_f16_16x16x32_f16",
+       "v_swmmac_bf16_16x16x32_bf16"]
 add(RDNA4, O16, CD, (1, 16, 16), 16,
     lambda b, i, j: ([16 * (i // 8) + j], (i // 2) % 4, 16 * (i % 2)),
     "GPR floor(i/2)%4, half i%2, lane 16*floor(i/8)+j", S4, wave=32)

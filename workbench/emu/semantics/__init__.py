@@ -1,7 +1,7 @@
 """Instruction semantics, one small module per family, grouped by what the instructions act
 on: ``scalar`` (SALU, SOPP, SMEM, MODE), ``valu`` (the VOP1/VOP2/VOP3 table and its rows,
 compares, packed math, dot, conversions), ``memory`` (global/flat/scratch, buffer, LDS, DMA),
-``matrix`` (MFMA, WMMA) and ``rdna`` (what only RDNA3/RDNA4 have). Each family registers its
+``matrix`` (MFMA, WMMA, SWMMAC) and ``rdna`` (what only RDNA3/RDNA4 have). Each family registers its
 builders in ``decoder.registry`` on import (``families`` imports them all); RDNA code runs on the
 same gfx9 table through ``decoder.rdna``'s renames. ``GENERATIONS`` below says which ISA
 generation each family serves; its sources are the CDNA3, CDNA4, RDNA3 and RDNA4 ISA guides'
@@ -29,6 +29,7 @@ GENERATIONS: dict[str, tuple[str, ...]] = {
     "memory.ldsdma": (CDNA3, CDNA4),  # global/buffer_load ... lds
     "matrix.mfma": (CDNA3, CDNA4),  # gfx950 adds the f8f6f4 formats and scales
     "matrix.wmma": (RDNA3, RDNA4),
+    "matrix.swmmac": (RDNA4,),  # sparse WMMA, 2:4 structured A (RDNA4 ISA)
     "rdna.scalar": (RDNA3, RDNA4), "rdna.vopd": (RDNA3, RDNA4),
 }
 

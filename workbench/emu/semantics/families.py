@@ -5,7 +5,7 @@ family"); ``semantics.GENERATIONS`` says which ISA generation each family serves
 """
 from __future__ import annotations
 
-from .matrix import mfma, wmma  # noqa: F401
+from .matrix import mfma, swmmac, wmma  # noqa: F401
 from .memory import buffer, ds, dstr, ldsdma, vmem  # noqa: F401
 from .rdna import scalar, vopd  # noqa: F401
 from .scalar import mode, salu, smem, sopp  # noqa: F401

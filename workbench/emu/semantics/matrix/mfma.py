@@ -35,7 +35,6 @@ from functools import cache
 
 import numpy as np
 
-from ....arch import get as get_arch
 from ...decoder.operands import imm_bits, row_of
 from ...decoder.registry import Decoded, semantic
 from ...errors import EmulatorError, UnknownInstruction
@@ -95,30 +94,14 @@ def _decode(bits: np.ndarray, t: str) -> np.ndarray:
     raise ValueError(t)
 
 
-# Archs whose MFMA set includes another arch's: gfx950 (CDNA4) keeps every gfx940 MFMA with the
-# same encoding and semantics (`llvm-mc -mcpu=gfx950 -show-encoding` encodes e.g.
-# v_mfma_f32_32x32x8_f16 as d3cc8000 04020500, the gfx942 word pair, with LLVM 22; LLVM
-# VOP3PInstructions.td predicates those MAI definitions isGFX940Plus). The catalog lists only
-# the new shapes under gfx950, so the emulator looks the others up under gfx942.
-INHERITS_MFMA = {"gfx950": "gfx942"}
-# ... except for the fp8/bf8 element format: gfx950's v_mfma_f32_*_{fp8,bf8}_{fp8,bf8} read OCP
-# E4M3 / E5M2, not gfx942's FNUZ flavours (amd_hw_facts §1.2; triton PR 7186 "starting gfx950,
-# we switch to OCP FP8 variants"; ROCm/rocm-libraries PR 9113: Tensile's FNUZ-coded f8 MFMA
-# GEMMs "mismatched the hardware on gfx950"). Decoders: emu.mx.
-OCP_FP8 = {"float8_e4m3fnuz": "float8_e4m3fn", "float8_e5m2fnuz": "float8_e5m2"}
-
-
 def catalog_entry(name: str, arch: str):
-    """The layout catalog's entry for MFMA ``name`` as ``arch`` executes it."""
+    """The layout catalog's entry for MFMA ``name`` as ``arch`` executes it. gfx950's entry of a
+    gfx942 MFMA it keeps carries gfx950's element types (its fp8/bf8 are OCP E4M3 / E5M2, not
+    gfx942's FNUZ: triton PR 7186; ROCm/rocm-libraries PR 9113, FNUZ-coded f8 GEMMs
+    "mismatched the hardware on gfx950"), so the emulator reads the types from the catalog."""
     from ....layouts import get
 
-    try:
-        return get(name, arch)
-    except ValueError:
-        base = INHERITS_MFMA.get(arch)
-        if base is None:
-            raise
-        return get(name, base)
+    return get(name, arch)
 
 
 @cache
@@ -206,8 +189,6 @@ def _build_mfma(d: Decoded):
         raise UnknownInstruction(d.mnemonic, d.addr, d.inst.text, f"C operand {c.text}")
     neg = ins.negate_mask(blgp) if ins.blgp == "negate" else (False, False, False)
     at, bt, ct, dt = ins.a_type, ins.b_type, ins.c_type, ins.d_type
-    if get_arch(arch).has_ocp_fp8:  # inherited fp8 MFMAs read the target's OCP formats
-        at, bt = OCP_FP8.get(at, at), OCP_FP8.get(bt, bt)
     # D scatter: for each (reg, lane) slot, the flat element index (or -1)
     blocks, m, n = ins.shape("D")
     tab = dtab[:, :, 0, :]  # [lanes, regs, 3]

@@ -29,6 +29,53 @@ def _as_int(bits: np.ndarray, t: str, signed: bool) -> np.ndarray:
     return np.where(v >= (1 << (b - 1)), v - (1 << b), v) if signed else v
 
 
+def float_bits(acc: np.ndarray, dt: str) -> np.ndarray:
+    """A float accumulator -> the raw bits of output type ``dt`` (f32, f16, or bf16 rounded to
+    nearest even), right-aligned in uint32."""
+    if dt == "f32":
+        return acc.astype(np.float32).view(U32)
+    if dt == "f16":
+        return acc.astype(np.float16).view(np.uint16).astype(U32)
+    x = acc.astype(np.float32).view(U32).astype(np.uint64)  # bf16, round to nearest even
+    out = ((x + 0x7FFF + ((x >> 16) & 1)) >> 16).astype(U32)
+    return np.where(np.isnan(acc), U32(0x7FC0), out)
+
+
+def int_bits(acc: np.ndarray, clamp: bool) -> np.ndarray:
+    """An exact int64 accumulator -> i32 bits: wrapped, or saturated with ``clamp``."""
+    if clamp:
+        acc = np.clip(acc, -2**31, 2**31 - 1)
+    return acc.astype(np.int64).astype(U32)
+
+
+def d_writer(ins, row: int, wave: int, opsel: int = 0):
+    """``write(st, g, out)``: D's element bits ``out`` [w, blocks, M, N] into its registers from
+    VGPR ``row`` through the catalog's D layout (one fancy index for 32-bit elements; 16-bit ones
+    merged into their register halves)."""
+    tab = ins.scatter_index("D", opsel=opsel)
+    _blocks, m, n = ins.shape("D")
+    nreg = ins.vgprs["D"]
+    dflat = None
+    if tab.shape[2] == 1:  # one 32-bit element per register slot
+        t = tab[:, :, 0, :]
+        if (t[..., 0] < 0).any():
+            raise ValueError("D layout has holes")
+        dflat = (t[..., 0] * m * n + t[..., 1] * n + t[..., 2]).T  # [regs, lanes]
+
+    def write(st, g, out):
+        full = np.zeros((g.w, 64), U32)
+        if dflat is not None:
+            slots = np.take(out.reshape(g.w, -1), dflat, axis=1)  # [w, regs, lanes]
+        else:  # 16-bit D: the other half of each register is kept
+            slots = np.ascontiguousarray(
+                st.R[row:row + nreg, g.ix, :wave].transpose(1, 0, 2))
+            ins.scatter_bits(slots, "D", out, opsel=opsel)
+        for k in range(nreg):
+            full[:, :wave] = slots[:, k]
+            st.vwrite(row + k, g, full)
+    return write
+
+
 @semantic(prefix="v_wmma_")
 def _build_wmma(d: Decoded):
     from ....layouts import get
@@ -40,7 +87,7 @@ def _build_wmma(d: Decoded):
     for k in d.mods:
         if k not in ("op_sel", "neg_lo", "neg_hi", "clamp", "op_sel_hi"):
             raise UnknownInstruction(d.mnemonic, d.addr, d.inst.text, f"modifier {k}")
-    at, ct, dt = ins.a_type, ins.c_type, ins.d_type
+    at, bt, ct, dt = ins.a_type, ins.b_type, ins.c_type, ins.d_type
     integer = at in _INT
 
     def lst(v):
@@ -74,10 +121,6 @@ def _build_wmma(d: Decoded):
     else:
         raise UnknownInstruction(d.mnemonic, d.addr, d.inst.text, f"C operand {c.text}")
 
-    def vg(st, g, op):
-        r = rows[op]
-        return st.R[r:r + regs[op], g.ix, :wave].transpose(1, 0, 2)  # [w, regs, lanes]
-
     # one fancy index per operand copy (the catalog's gather tables, as matrix.mfma reads MFMA
     # operands); D with 32-bit elements: the element index of every (register, lane) slot
     readers = {op: [_reader(rows[op], regs[op], gi, gi.bits) for gi in
@@ -85,14 +128,10 @@ def _build_wmma(d: Decoded):
     if "C" in rows:
         gc = ins.gather_index("C", opsel=sel)
         readers["C"] = [_reader(rows["C"], regs["C"], gc, gc.bits)]
-    tab = ins.scatter_index("D", opsel=sel)
-    _blocks, m, n = ins.shape("D")
-    dflat = None
-    if tab.shape[2] == 1:  # one 32-bit element per register slot
-        t = tab[:, :, 0, :]
-        dflat = (t[..., 0] * m * n + t[..., 1] * n + t[..., 2]).T  # [regs, lanes]
-        if (t[..., 0] < 0).any():
-            raise UnknownInstruction(d.mnemonic, d.addr, d.inst.text, "D layout has holes")
+    try:
+        write = d_writer(ins, rows["D"], wave, opsel=sel)
+    except ValueError as e:
+        raise UnknownInstruction(d.mnemonic, d.addr, d.inst.text, str(e)) from None
 
     def source(st, g, op):
         rd = readers[op]
@@ -116,35 +155,13 @@ def _build_wmma(d: Decoded):
         else:
             C = np.full(ins.shape("C") and (g.w,) + tuple(ins.shape("C")), cconst, U32)
         if integer:
-            acc = np.matmul(_as_int(A, at, signed[0]), _as_int(B, at, signed[1])) + \
+            acc = np.matmul(_as_int(A, at, signed[0]), _as_int(B, bt, signed[1])) + \
                 C.astype(U32).view(np.int32).astype(np.int64)
-            if clamp:
-                acc = np.clip(acc, -2**31, 2**31 - 1)
-            out = acc.astype(np.int64).astype(U32)
-        else:
-            acc = np.matmul(_decode32(A, at), _decode32(B, at)) + _decode32(C, ct)
-            if dt == "f32":
-                out = acc.astype(np.float32).view(U32)
-            elif dt == "f16":
-                out = acc.astype(np.float16).view(np.uint16).astype(U32)
-            else:  # bf16, round to nearest even
-                x = acc.astype(np.float32).view(U32).astype(np.uint64)
-                out = ((x + 0x7FFF + ((x >> 16) & 1)) >> 16).astype(U32)
-                out = np.where(np.isnan(acc), U32(0x7FC0), out)
-        r = rows["D"]
-        if dflat is not None:
-            slots = np.take(out.reshape(g.w, -1), dflat, axis=1)  # [w, regs, lanes]
-            full = np.zeros((g.w, 64), U32)
-            for k in range(regs["D"]):
-                full[:, :wave] = slots[:, k]
-                st.vwrite(r + k, g, full)
-            return
-        dv = np.ascontiguousarray(vg(st, g, "D"))  # 16-bit D: the other half is kept
-        ins.scatter_bits(dv, "D", out, opsel=sel)
-        full = np.zeros((g.w, 64), U32)
-        for k in range(regs["D"]):
-            full[:, :wave] = dv[:, k]
-            st.vwrite(r + k, g, full)
+            out = int_bits(acc, clamp)
+        else:  # A and B each decoded with its own type (fp8 x bf8 mixes)
+            out = float_bits(np.matmul(_decode32(A, at), _decode32(B, bt)) + _decode32(C, ct),
+                             dt)
+        write(st, g, out)
     return run
 
 

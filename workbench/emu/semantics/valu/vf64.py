@@ -51,7 +51,8 @@ op("v_frexp_exp_i32_f64", "i32", "f64", frexp_exp)
 # ---- v_trig_preop_f64: a 53-bit segment of 2/pi for Payne-Hanek range reduction (ocml's
 # double sin/cos/tan of large arguments). Semantics as LLVM's constant folder implements them
 # (AMDGPUInstCombineIntrinsic.cpp, case Intrinsic::amdgcn_trig_preop), since the ISA guides'
-# pseudocode for this opcode is known to be wrong (shared/reference/emulator_anchors.md):
+# pseudocode for this opcode is known to be wrong (tinygrad's AMD emulator patches it,
+# test/mockgpu/amd/emu.py ``_pcode_fixes``: "the AMD-pdf pcode for these ops is subtly wrong"):
 # shift = 53 * S1[4:0], plus (exponent(S0) - 1077) when the biased exponent exceeds 1077; the
 # result is the 53 bits of 2/pi that start `shift` bits after the binary point, as an integer,
 # times 2^(-53 - shift) (2^(75 - shift) when the exponent is >= 1968, keeping products of
