@@ -70,7 +70,7 @@ _VALID = {"source": "__global__ void k(float* x) { x[0] = 1; }",
           "resources": {"vgprs": 8, "agprs": 0, "sgprs": 16, "lds_bytes": 0},
           "arch": "gfx942", "name": "gfx942", "instruction": "v_mfma_f32_16x16x16_bf16",
           "spec": "emulator", "enabled": True, "row": 0, "col": 0, "grid": 1, "block": 64,
-          "space": {"A": [1]}}
+          "space": {"A": [1]}, "rows": [[1, 2]], "header": ["a", "b"]}
 
 
 _LDS = """__global__ void t(float* x) { __shared__ float s[64]; s[threadIdx.x] = x[threadIdx.x];

@@ -16,8 +16,18 @@ from typing import Any
 import numpy as np
 
 from ..errors import ArgumentValueError
-from ..layouts.layout import index_names
-from .layout_data import UNUSED_COLOR, Placement, lane_colors, position_colors, reg_colors
+from ..layouts.layout import INDEX, index_names
+from .layout_data import (
+    UNUSED_COLOR,
+    Placement,
+    index_sets,
+    k_groups,
+    lane_colors,
+    other_set_of,
+    position_colors,
+    reg_colors,
+    slot_names,
+)
 
 __all__ = ["LayoutFigures", "columns"]
 
@@ -35,6 +45,12 @@ if (out.length !== have.size || !out.every((i) => have.has(i))) {
   source.selected.indices = out;
 }
 """
+
+_MATRIX_TIPS = [("element", "@name"), ("lane", "@lane"), ("VGPR", "@vgpr (from the operand base)"),
+                ("bits", "@bits"), ("held by lanes", "@copies")]
+_LANE_TIPS = [("lane", "@lane"), ("VGPR", "@vgpr"), ("bits", "@bits"), ("holds", "@name")]
+# sparse A / I: the logical elements a stored column stands for (I names which of the 4)
+_LOGICAL_TIP = [("logical A", "@logical (one of 4 consecutive k)")]
 
 _MATRIX_PX = 520  # target size of the matrix view's longer side
 _LANES_PX = 576  # target height of the lane view
@@ -76,7 +92,10 @@ def columns(p: Placement, color_by: str) -> dict[str, Any]:
     blk = np.char.add(np.char.add("b", b.astype(str)), ":") if blocks > 1 else ""
     name = np.char.add(np.char.add(np.char.add(np.char.add(f"{op}[", blk), r.astype(str)),
                                    np.char.add(",", c.astype(str))), "]")
-    name = np.where(used, name, "(unused)")
+    other = other_set_of(p)
+    name = np.where(used, name, np.where(
+        other >= 0, np.char.add("(index set index_key=", np.char.add(other.astype(str), ")")),
+        "(unused)"))
     hi = (p.elem + 1) * p.bits - 1
     bits = np.char.add(np.char.add(hi.astype(str), ":"), (p.elem * p.bits).astype(str))
     vgpr = np.char.add("v", p.reg.astype(str))
@@ -91,14 +110,21 @@ def columns(p: Placement, color_by: str) -> dict[str, Any]:
     copies = np.array([", ".join(map(str, sorted(holders[k]))) if k >= 0 else ""
                        for k in key.tolist()])
     rname, cname = index_names(op)
-    ltext = np.where(used, np.char.add(np.char.add(r.astype(str), ","), c.astype(str)), "")
+    ltext = np.where(used, np.char.add(np.char.add(r.astype(str), ","), c.astype(str)),
+                     np.where(other >= 0, np.char.add("k", other.astype(str)), ""))
     first = used & (p.replica == 0)  # one label per matrix cell: copy 0's lane
+    groups = k_groups(p)  # sparse A / I: the logical k a stored column stands for
+    logical = np.array([""])
+    if groups is not None:
+        logical = np.where(used, np.char.add(np.char.add(np.char.add("A[", r.astype(str)), ", "),
+                                             np.char.add(np.array(groups)[c], "]")), "")
     return {"mx": np.where(used, mx, nan), "my": np.where(used, my, nan),
             "tx": np.where(first, mx, nan), "ty": np.where(first, my, nan),
             "lx": slot, "ly": p.lane.astype(np.float64),
             "lane": p.lane, "reg": p.reg, "elem": p.elem, "vgpr": vgpr, "bits": bits,
             "name": name, "copies": copies, "mcolor": mcolor, "lcolor": lcolor,
             "mtext": p.lane.astype(str), "ltext": ltext,
+            "logical": np.broadcast_to(logical, p.lane.shape).copy(),
             "_dims": f"{rname},{cname}"}
 
 
@@ -119,7 +145,7 @@ class LayoutFigures:
 
         self.source = ColumnDataSource({k: [] for k in (
             "mx", "my", "tx", "ty", "lx", "ly", "lane", "reg", "elem", "vgpr", "bits", "name",
-            "copies", "mcolor", "lcolor", "mtext", "ltext")})
+            "copies", "mcolor", "lcolor", "mtext", "ltext", "logical")})
         self.labels = ColumnDataSource({"x": [], "y": [], "text": []})
         tools = "tap,reset,save"
         self.matrix = figure(tools=tools, toolbar_location="right", x_range=Range1d(0, 1),
@@ -143,11 +169,10 @@ class LayoutFigures:
                          text_baseline="middle", text_font_size="9pt")
         self.lane_cells, self.lane_text = self._cells(
             self.lanes, ("lx", "ly"), "lcolor", ("lx", "ly"), "ltext", "7pt")
-        self.matrix.add_tools(HoverTool(renderers=[self.matrix_cells], tooltips=[
-            ("element", "@name"), ("lane", "@lane"), ("VGPR", "@vgpr (from the operand base)"),
-            ("bits", "@bits"), ("held by lanes", "@copies")]))
-        self.lanes.add_tools(HoverTool(renderers=[self.lane_cells], tooltips=[
-            ("lane", "@lane"), ("VGPR", "@vgpr"), ("bits", "@bits"), ("holds", "@name")]))
+        self.matrix_hover = HoverTool(renderers=[self.matrix_cells], tooltips=_MATRIX_TIPS)
+        self.lane_hover = HoverTool(renderers=[self.lane_cells], tooltips=_LANE_TIPS)
+        self.matrix.add_tools(self.matrix_hover)
+        self.lanes.add_tools(self.lane_hover)
         for fig, cells in ((self.matrix, self.matrix_cells), (self.lanes, self.lane_cells)):
             fig.select_one(TapTool).renderers = [cells]
         self.source.selected.js_on_change(
@@ -187,8 +212,16 @@ class LayoutFigures:
             "y": [float((b // g["per_row"]) * (rows + g["head"] + g["gap"]))
                   for b in range(blocks)] if blocks > 1 else [],
             "text": [f"block {b}" for b in range(blocks)] if blocks > 1 else []}
-        self.matrix.title.text = (f"{ins.name} {p.operand} [{axes}] on {ins.arch}: colour = "
-                                  + ("lane" if color_by == "lane" else "register"))
+        sparse = k_groups(p) is not None
+        self.matrix_hover.tooltips = _MATRIX_TIPS + (_LOGICAL_TIP if sparse else [])
+        self.lane_hover.tooltips = _LANE_TIPS + (_LOGICAL_TIP if sparse else [])
+        what = ""  # short: the title is cut at the frame's width; the info box explains
+        if sparse and p.operand == "A":
+            what = ", compressed,"
+        elif p.operand == INDEX and index_sets(ins) > 1:
+            what = f" index_key={p.mods.index_key}"
+        self.matrix.title.text = (f"{ins.name} {p.operand} [{axes}]{what} on {ins.arch}: "
+                                  "colour = " + ("lane" if color_by == "lane" else "register"))
 
     def _matrix_frame(self, p: Placement, g: dict[str, int], axes: str) -> None:
         blocks, rows, cols = p.shape
@@ -208,6 +241,9 @@ class LayoutFigures:
         fig.xaxis.major_label_overrides = {t: str(i % cols) for i, t in enumerate(xt)}
         fig.yaxis.major_label_overrides = {t: str(i % rows) for i, t in enumerate(yt)}
         rname, cname = axes.split(",")
+        if k_groups(p) is not None:  # sparse A / I: stored column k is logical 4*(k//2)..+3
+            cname = (f"{cname}: stored column c of {cols} (logical k = 4*floor(c/2) + I[i,c], "
+                     f"of {2 * cols})")
         fig.xaxis.axis_label, fig.yaxis.axis_label = cname, rname
         self.matrix_text.visible = cell >= 16
 
@@ -223,8 +259,7 @@ class LayoutFigures:
         fig.y_range.start, fig.y_range.end = ws - 0.5, -0.5
         epr, step = p.elems_per_reg, p.span
         ticks = [float(s) + (0.5 if step == 2 else 0.0) for s in range(0, slots, step)]
-        names = [f"v{s}:{s + 1}" if step == 2 else f"v{s // epr}.{s % epr}" if epr > 1
-                 else f"v{s}" for s in range(0, slots, step)]
+        names = slot_names(p)
         fig.xaxis.ticker.ticks = ticks
         fig.xaxis.major_label_overrides = dict(zip(ticks, names))
         fig.yaxis.ticker.ticks = [float(ln) for ln in range(0, ws, 1 if h >= 12 else 4)]

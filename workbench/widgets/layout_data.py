@@ -9,16 +9,18 @@ catalog (``MatrixInstruction.gather_index`` / ``Layout``); this module only arra
 from __future__ import annotations
 
 import colorsys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 
 import numpy as np
 
 from ..errors import ArgumentValueError
 from ..layouts import MatrixInstruction
+from ..layouts.layout import INDEX, index_names
 
 __all__ = ["Modifiers", "Placement", "legal_modifiers", "matrix_text", "placement",
-           "lane_colors", "reg_colors", "position_colors"]
+           "lane_colors", "reg_colors", "position_colors", "index_sets", "k_groups",
+           "operand_note", "slot_names", "other_set_of"]
 
 
 @dataclass(frozen=True)
@@ -27,15 +29,19 @@ class Modifiers:
 
     CBSZ/ABID and BLGP are the CDNA VOP3P-MAI fields (README of AMD's matrix instruction calculator,
     ROCm/amd_matrix_instruction_calculator); OPSEL bit 2 picks the
-    high halves of RDNA3 16-bit C/D registers (same README)."""
+    high halves of RDNA3 16-bit C/D registers (same README). ``index_key`` is the OPSEL of an
+    RDNA4 sparse ``v_swmmac_*`` (LLVM prints ``index_key:N``): which compression-index set of
+    the index VGPR operand I is read (same README, "Example of Using the OPSEL Modifier to
+    Change the Compression Index Set")."""
 
     cbsz: int = 0
     abid: int = 0
     blgp: int = 0
     opsel: int = 0
+    index_key: int = 0
 
     def any(self) -> bool:
-        return bool(self.cbsz or self.abid or self.blgp or self.opsel)
+        return bool(self.cbsz or self.abid or self.blgp or self.opsel or self.index_key)
 
     def words(self) -> str:
         """``cbsz=1 abid=0`` for the non-zero fields (empty when none)."""
@@ -49,7 +55,8 @@ def legal_modifiers(ins: MatrixInstruction, operand: str, cbsz: int = 0
     CBSZ/ABID exist on multi-block CDNA MFMAs and change which A block feeds each block
     (legal: CBSZ <= log2(blocks), ABID < 2**CBSZ); BLGP permutes B lanes on CDNA (or, on CDNA3
     f64, negates A/B/C); OPSEL selects the C/D halves of RDNA3 16-bit-output WMMA
-    (the calculator's README; legality as ``MatrixInstruction.check_modifiers``)."""
+    (the calculator's README; legality as ``MatrixInstruction.check_modifiers``); ``index_key``
+    picks one of the index sets of a sparse instruction's operand I, where it has several."""
     op = operand.upper()
     out: dict[str, tuple[int, ...]] = {}
     if ins.cbsz_abid and op == "A":
@@ -59,7 +66,14 @@ def legal_modifiers(ins: MatrixInstruction, operand: str, cbsz: int = 0
         out["blgp"] = tuple(range(8))
     if ins.cd_opsel and op in ("C", "D"):
         out["opsel"] = (0, 4)
+    if op == INDEX and index_sets(ins) > 1:
+        out["index_key"] = tuple(range(index_sets(ins)))
     return out
+
+
+def index_sets(ins: MatrixInstruction) -> int:
+    """Compression-index sets one index VGPR holds (0: a dense instruction, no operand I)."""
+    return ins.index_placer.sets if ins.sparse and ins.index_placer is not None else 0
 
 
 def check(ins: MatrixInstruction, operand: str, mods: Modifiers) -> None:
@@ -138,19 +152,32 @@ class Placement:
 
 
 def placement(ins: MatrixInstruction, operand: str, mods: Modifiers = Modifiers()) -> Placement:
-    """The (element, slot) rows of ``operand`` under ``mods`` (cached per arguments)."""
+    """The (element, slot) rows of ``operand`` under ``mods`` (cached per arguments).
+
+    ``operand`` is 'A'..'D', or 'I' (the compression index) for a sparse instruction. On I an
+    ``opsel`` stands for ``index_key`` (the same OPSEL field: ``Layout.opsel`` of an I layout
+    is its index set)."""
     op = operand.upper() if isinstance(operand, str) else operand
-    if op not in ("A", "B", "C", "D"):
-        raise ArgumentValueError(f"operand must be one of 'A', 'B', 'C', 'D', got {operand!r}")
+    if op not in ins.operands:
+        names = ", ".join(f"'{o}'" for o in ins.operands)
+        why = (f" ({ins.name} has no index operand: only the sparse RDNA4 v_swmmac_* do)"
+               if op == INDEX else "")
+        raise ArgumentValueError(f"operand must be one of {names}, got {operand!r}{why}")
+    if op == INDEX and mods.opsel:
+        if mods.index_key not in (0, mods.opsel):
+            raise ArgumentValueError(f"{ins.name}: opsel={mods.opsel} and index_key="
+                                     f"{mods.index_key} disagree (on SWMMAC they are one field)")
+        mods = replace(mods, opsel=0, index_key=mods.opsel)
     check(ins, op, mods)
     return _placement(ins, op, mods)
 
 
 @cache
 def _placement(ins: MatrixInstruction, op: str, mods: Modifiers) -> Placement:
-    lay = ins.layout(op, opsel=mods.opsel)
+    lay = ins.layout(op, opsel=mods.opsel, index_key=mods.index_key)
     gathers = [ins.gather_index(op, cbsz=mods.cbsz, abid=mods.abid, blgp=mods.blgp,
-                                opsel=mods.opsel, replica=r) for r in range(lay.replicas)]
+                                opsel=mods.opsel, replica=r, index_key=mods.index_key)
+               for r in range(lay.replicas)]
     b, r, c = (x.ravel() for x in np.indices(lay.shape))
     n = b.size
     # Later replicas first, so that copy 0 is drawn last (on top) where copies overlap.
@@ -190,16 +217,141 @@ def remaps(p: Placement) -> bool:
 
 def matrix_text(p: Placement) -> str:
     """The ``lane.reg[.elem]`` matrix of the slots each element is read from (copy 0), in the
-    format of ``print(layout)``; with no modifiers it is the catalog's own printed matrix."""
-    lay = p.ins.layout(p.operand, opsel=p.mods.opsel)
-    if not remaps(p):
+    format of ``print(layout)``; with no modifiers it is the catalog's own printed matrix. A
+    sparse A and its index I add a row naming each stored column's group of 4 logical k; I's
+    entries are ``lane[hi:lo]``, the bit field of the index VGPR."""
+    lay = p.ins.layout(p.operand, opsel=p.mods.opsel, index_key=p.mods.index_key)
+    groups = k_groups(p)
+    if not remaps(p) and groups is None:
         return str(lay)
     first = p.used & (p.replica == 0)
     lane, reg, elem = (x[first].reshape(lay.shape) for x in (p.lane, p.reg, p.elem))
     fmt = "lane.reg.elem" if lay.elems_per_reg > 1 else "lane.reg"
-    head = [lay.summary(), f"modifiers {p.mods.words()}: entries are the {fmt} each element "
-            "is read from"]
-    return "\n".join(head + lay.grid_lines(lane, reg, elem))
+    if groups is None:
+        head = [lay.summary(), f"modifiers {p.mods.words()}: entries are the {fmt} each element "
+                "is read from"]
+        return "\n".join(head + lay.grid_lines(lane, reg, elem))
+    if p.operand == INDEX:
+        cells = index_cells(p, lane, reg, elem)
+        key = f" (index_key={p.mods.index_key})" if index_sets(p.ins) > 1 else ""
+        head = [lay.summary() + key, "entries are lane[hi:lo]: the lane and the bits of its index "
+                "VGPR (v0) holding the 2-bit index of stored A[i,k]"]
+    else:
+        cells = np.char.add(np.char.add(lane.astype(str), "."), reg.astype(str))
+        if lay.elems_per_reg > 1:
+            cells = np.char.add(np.char.add(cells, "."), elem.astype(str))
+        head = [lay.summary() + f" (compressed: logical A is {p.ins.m}x{p.ins.k})",
+                f"entries are {fmt}"]
+    return "\n".join(head + _grid(p, cells, groups))
+
+
+def _grid(p: Placement, cells: np.ndarray, groups: list[str]) -> list[str]:
+    """``print(layout)``'s matrix of ``cells`` with a first row of logical-k groups."""
+    blocks, rows, cols = p.shape
+    rname, cname = index_names(p.operand)
+    label = "logical k"
+    width = max(int(np.char.str_len(cells).max()), len(str(cols - 1)),
+                max(len(g) for g in groups))
+    rw = max(len(rname) + 1 + len(str(rows - 1)), 3, len(label))
+    lines = []
+    for b in range(blocks):
+        lines.append(label.rjust(rw) + " " + " ".join(g.rjust(width) for g in groups))
+        lines.append(f"{rname}\\{cname}".rjust(rw) + " " + " ".join(
+            str(c).rjust(width) for c in range(cols)))
+        lines += [f"{r}".rjust(rw) + " " + " ".join(cells[b, r, c].rjust(width)
+                                                   for c in range(cols)) for r in range(rows)]
+    return lines
+
+
+# -- sparse (RDNA4 SWMMAC) operands ----------------------------------------------------------------
+SPARSE_SOURCE = ("AMD \"RDNA4\" Instruction Set Architecture Reference Guide, V_SWMMAC_*; "
+                 "AMD Matrix Instruction Calculator README, \"Example of Using the OPSEL "
+                 "Modifier to Change the Compression Index Set\"")
+
+
+def k_groups(p: Placement) -> list[str] | None:
+    """Per stored column c of a sparse A or its index I: the logical k it comes from,
+    ``4g-4g+3`` with g = c // 2 (None for other operands). Of every 4 consecutive logical k two
+    values are kept, stored as columns 2g and 2g+1 (formulas.py, "RDNA4 sparse WMMA")."""
+    if not p.ins.sparse or p.operand not in ("A", INDEX):
+        return None
+    return [f"{4 * (c // 2)}-{4 * (c // 2) + 3}" for c in range(p.shape[2])]
+
+
+def index_bits(p: Placement) -> tuple[int, int]:
+    """(lowest, highest) bit of the index VGPR that the selected index set of I uses."""
+    lo = p.elem[p.used] * p.bits
+    return int(lo.min()), int(lo.max()) + p.bits - 1
+
+
+def index_cells(p: Placement, lane: np.ndarray, reg: np.ndarray, elem: np.ndarray
+                ) -> np.ndarray:
+    """``lane[hi:lo]`` names of index-VGPR bit fields (``lane.vR[hi:lo]`` beyond one VGPR)."""
+    lo = elem * p.bits
+    field = np.char.add(np.char.add(np.char.add("[", (lo + p.bits - 1).astype(str)), ":"),
+                        np.char.add(lo.astype(str), "]"))
+    where = lane.astype(str)
+    if p.regs > 1:
+        where = np.char.add(np.char.add(where, ".v"), reg.astype(str))
+    return np.char.add(where, field)
+
+
+def slot_names(p: Placement) -> list[str]:
+    """Column names of the lane-major view: ``v3``, ``v1.2`` (sub-element), ``v0:1`` (64-bit
+    pair) or, for the index operand I, the bit field ``v0[5:4]``."""
+    slots, epr, step = p.regs * p.elems_per_reg, p.elems_per_reg, p.span
+    if p.operand == INDEX:
+        return [f"v{s // epr}[{(s % epr) * p.bits + p.bits - 1}:{(s % epr) * p.bits}]"
+                for s in range(slots)]
+    return [f"v{s}:{s + 1}" if step == 2 else f"v{s // epr}.{s % epr}" if epr > 1 else f"v{s}"
+            for s in range(0, slots, step)]
+
+
+@cache
+def other_set_of(p: Placement) -> np.ndarray:
+    """Per row of ``p``: for an unused slot of the index operand I, the index_key whose set
+    uses it (-1 otherwise): the fields the other index sets occupy in the same VGPR."""
+    out = np.full(p.lane.size, -1, dtype=np.int32)
+    if p.operand != INDEX:
+        return out
+    for key in range(index_sets(p.ins)):
+        if key == p.mods.index_key:
+            continue
+        q = _placement(p.ins, INDEX, Modifiers(index_key=key))
+        taken = np.zeros((p.ins.wave_size, p.regs, p.elems_per_reg), dtype=bool)
+        taken[q.lane[q.used], q.reg[q.used], q.elem[q.used]] = True
+        out[~p.used & taken[p.lane, p.reg, p.elem]] = key
+    out.setflags(write=False)
+    return out
+
+
+def operand_note(p: Placement) -> str:
+    """What the operand is, for the operands of a sparse instruction ('' for dense ones)."""
+    ins, op = p.ins, p.operand
+    if not ins.sparse:
+        return ""
+    m, k, n = ins.m, ins.k, ins.n
+    if op == "A":
+        text = (f"A is stored compressed: {m} x {k // 2} {ins.a_type} values of the logical "
+                f"{m} x {k} A, which has 2:4 structured sparsity (at most 2 non-zeros in each "
+                "group of 4 consecutive k). Stored columns 2g and 2g+1 hold the kept values of "
+                "logical k 4g..4g+3 in order; operand I says which: stored A[i,c] (c: the "
+                "column shown as k) is logical A[i, 4*floor(c/2) + I[i,c]].")
+    elif op == INDEX:
+        sets = index_sets(ins)
+        lo, hi = index_bits(p)
+        pick = (f"one index VGPR holds {sets} index sets of {32 // sets} bits; index_key "
+                f"(OPSEL) = {p.mods.index_key} selects bits {hi}:{lo}" if sets > 1 else
+                "one index VGPR holds 1 index set (index_key must be 0)")
+        text = (f"I is the compression index of the 2:4-sparse A (Src2 of the SWMMAC): for "
+                f"each of the {m} x {k // 2} stored A values a 2-bit field saying which of its "
+                "group's 4 logical k it is (logical k = 4*floor(c/2) + I[i,c]); " + pick + ".")
+    elif op == "B":
+        text = (f"B is dense, {k} x {n}: each stored A value meets the B row of its logical "
+                "k (the one I names).")
+    else:
+        text = "C and D are the same VGPRs on a SWMMAC (D = A*B + D)."
+    return f"{text} ({SPARSE_SOURCE})"
 
 
 # -- colours -------------------------------------------------------------------------------------
@@ -255,13 +407,23 @@ def facts(ins: MatrixInstruction) -> list[tuple[str, str]]:
                              "per SIMD"))
     else:
         out.append(("FLOPs", f"{ins.flops} per instruction (cycles unknown)"))
+    if ins.sparse:
+        sets = index_sets(ins)
+        out.append(("sparsity", f"A 2:4 structured: stored {ins.m}x{ins.k // 2} of the logical "
+                                f"{ins.m}x{ins.k}; index operand I, {sets} index "
+                                f"set{'s' if sets > 1 else ''} (index_key)"))
     out.append(("builtin", ins.builtin))
     return out
 
 
 def lane_words(p: Placement, lane: int) -> str:
-    """``lane 5: v0 = A[5,0] A[5,1] | v1 = ...``: what one lane's registers hold."""
+    """``lane 5: v0 = A[5,0] A[5,1] | v1 = ...``: what one lane's registers hold (for the
+    index operand I per bit field: ``v0[1:0] = I[5,0] | v0[3:2] = ...``)."""
     name = p.operand
+    if name == INDEX:
+        fields = [f"v{reg}[{e * p.bits + p.bits - 1}:{e * p.bits}] = I[{r},{c}]"
+                  for reg, e, _b, r, c in p.lane_elements(lane)]
+        return f"lane {lane}: " + (" | ".join(fields) if fields else "no element of I")
     by_reg: dict[int, list[str]] = {}
     for reg, _elem, b, r, c in p.lane_elements(lane):
         blk = f"b{b}:" if p.ins.blocks > 1 else ""

@@ -1,9 +1,15 @@
-"""``wb.layout(...)``: the MFMA/WMMA register-layout explorer.
+"""``wb.layout(...)``: the MFMA/WMMA/SWMMAC register-layout explorer.
 
 Static view: the catalog's printed matrix (``text/plain``) and a coloured ``lane.reg`` table
 (``text/html``). Live view in Jupyter: controls for arch, wave size, instruction, operand,
-colouring, lane and the modifiers legal for the instruction (CBSZ/ABID/BLGP, OPSEL), over a
-matrix view and a lane-major view that share one bokeh data source.
+colouring, lane and the modifiers legal for the instruction (CBSZ/ABID/BLGP, OPSEL, index_key),
+over a matrix view and a lane-major view that share one bokeh data source.
+
+RDNA4's sparse ``v_swmmac_*`` have a fifth operand, ``"I"``: the 2-bit compression index of
+each stored value of the 2:4-sparse A, in one of several index sets of one VGPR that
+``index_key`` (the instruction's OPSEL) selects; their A is the compressed M x K/2 matrix (AMD
+"RDNA4" Instruction Set Architecture Reference Guide, V_SWMMAC_*; the README of AMD's matrix
+instruction calculator, ROCm/amd_matrix_instruction_calculator).
 """
 
 from __future__ import annotations
@@ -18,12 +24,20 @@ from ..argument_types import checked
 from ..errors import ArgumentValueError
 from ..layouts import MatrixInstruction
 from .base import InteractiveView, bokeh_pane, esc, wrap
-from .layout_data import Modifiers, facts, lane_words, legal_modifiers, placement
+from .layout_data import (
+    Modifiers,
+    facts,
+    lane_words,
+    legal_modifiers,
+    operand_note,
+    placement,
+)
 from .layout_static import layout_html, layout_text, modifier_note
 
 __all__ = ["LayoutExplorer", "layout"]
 
 _COLOR_BY = ("lane", "register")
+_MODIFIERS = ("cbsz", "abid", "blgp", "opsel", "index_key")  # Modifiers' fields, in order
 NO_MODIFIERS = Modifiers()
 
 
@@ -41,7 +55,7 @@ class LayoutExplorer(InteractiveView):
         self.ins = ins
         self.placement = placement(ins, operand, modifiers)  # validates operand and modifiers
         self.operand = self.placement.operand
-        self.modifiers = modifiers
+        self.modifiers = self.placement.mods  # on I an OPSEL is read as the index_key
         self.color_by = color_by
         self.lane = lane
 
@@ -58,27 +72,28 @@ class LayoutExplorer(InteractiveView):
 @checked
 def layout(instruction: str | MatrixInstruction = "v_mfma_f32_16x16x16_bf16",
            arch: str = "gfx942", operand: str = "A", *, wave_size: int | None = None,
-           cbsz: int = 0, abid: int = 0, blgp: int = 0, opsel: int = 0,
+           cbsz: int = 0, abid: int = 0, blgp: int = 0, opsel: int = 0, index_key: int = 0,
            color_by: str = "lane", lane: int | None = None) -> LayoutExplorer:
-    """Explore where each element of an MFMA/WMMA operand lives (lane, VGPR, bits).
+    """Explore where each element of an MFMA/WMMA/SWMMAC operand lives (lane, VGPR, bits).
 
     ``instruction`` is a mnemonic (or LLVM alias) looked up with ``workbench.layouts.get`` on
-    ``arch``/``wave_size``, or a MatrixInstruction. ``cbsz``/``abid`` (operand A), ``blgp``
-    (operand B; every operand for CDNA3 f64) and ``opsel`` (RDNA3 16-bit C/D: 0 or 4) must be
-    legal for the instruction. ``lane`` highlights one lane's elements; ``color_by`` ('lane' or
-    'register') colours the live view's matrix (the static table is coloured by lane)."""
+    ``arch``/``wave_size``, or a MatrixInstruction. ``operand`` is 'A'..'D', or 'I' (the
+    compression index) for a sparse RDNA4 ``v_swmmac_*``. ``cbsz``/``abid`` (operand A),
+    ``blgp`` (operand B; every operand for CDNA3 f64), ``opsel`` (RDNA3 16-bit C/D: 0 or 4) and
+    ``index_key`` (SWMMAC operand I: the index set) must be legal for the instruction. ``lane``
+    highlights one lane's elements; ``color_by`` ('lane' or 'register') colours the live view's
+    matrix (the static table is coloured by lane)."""
     if isinstance(instruction, MatrixInstruction):
         ins = instruction
     else:
         ins = layouts.get(instruction, arch, wave_size=wave_size)
-    return LayoutExplorer(ins, operand, Modifiers(cbsz, abid, blgp, opsel), color_by=color_by,
-                          lane=lane)
+    return LayoutExplorer(ins, operand, Modifiers(cbsz, abid, blgp, opsel, index_key),
+                          color_by=color_by, lane=lane)
 
 
 def _info_html(explorer_ins: MatrixInstruction, p: Any, lane: int | None) -> str:
     rows = "".join(f"<tr><th>{esc(k)}</th><td>{esc(v)}</td></tr>" for k, v in facts(explorer_ins))
-    note = modifier_note(p)
-    note = f"<div>{esc(note)}</div>" if note else ""
+    note = "".join(f"<div>{esc(n)}</div>" for n in (operand_note(p), modifier_note(p)) if n)
     sel = f"<div>{esc(lane_words(p, lane))}</div>" if lane is not None else \
         '<div class="muted">click a cell (or pick a lane) to highlight a lane</div>'
     return wrap(f"<table>{rows}</table>{note}{sel}")
@@ -119,7 +134,7 @@ class LayoutWidget:
             "instruction": W.Dropdown(options=layouts.names(arch.name, wave_size=ins.wave_size),
                                       value=ins.name, description="instruction",
                                       layout=W.Layout(width="420px")),
-            "operand": _toggles(W, ["A", "B", "C", "D"], explorer.operand, "operand", 36),
+            "operand": _toggles(W, list(ins.operands), explorer.operand, "operand", 36),
             "color_by": _toggles(W, list(_COLOR_BY), explorer.color_by, "colour by", 72),
             "lane": W.Dropdown(options=self._lane_options(ins.wave_size),
                                value=-1 if explorer.lane is None else explorer.lane,
@@ -131,13 +146,17 @@ class LayoutWidget:
             "blgp": W.Dropdown(options=[0], value=0, description="BLGP",
                                layout=W.Layout(width="140px")),
             "opsel": _toggles(W, [("low", 0), ("high", 4)], 0, "OPSEL (C/D halves)", 56),
+            "index_key": W.Dropdown(options=[0], value=0, description="index_key",
+                                    tooltip="OPSEL of a SWMMAC: the index set of I",
+                                    layout=W.Layout(width="150px")),
         }
         self.info = W.HTML()
         self.modifier_box = W.HBox([])
         self._modifier_widgets = {
             "cbsz": self.controls["cbsz"], "abid": self.controls["abid"],
             "blgp": self.controls["blgp"],
-            "opsel": _labelled(W, "OPSEL (C/D halves)", self.controls["opsel"])}
+            "opsel": _labelled(W, "OPSEL (C/D halves)", self.controls["opsel"]),
+            "index_key": self.controls["index_key"]}
         self.figures = LayoutFigures()
         self.ins = ins
         self.placement = explorer.placement
@@ -147,7 +166,7 @@ class LayoutWidget:
                               ("instruction", self._on_instruction), ("operand", self._on_operand),
                               ("cbsz", self._on_cbsz)):
             c[name].observe(handler, names="value")
-        for name in ("abid", "blgp", "opsel", "color_by"):
+        for name in ("abid", "blgp", "opsel", "index_key", "color_by"):
             c[name].observe(self._on_change, names="value")
         c["lane"].observe(self._on_lane, names="value")
         self.figures.source.selected.on_change("indices", self._on_selection)
@@ -183,8 +202,7 @@ class LayoutWidget:
     def modifiers(self) -> Modifiers:
         c = self.controls
         legal = legal_modifiers(self.ins, c["operand"].value, c["cbsz"].value)
-        return Modifiers(*(c[k].value if k in legal else 0
-                           for k in ("cbsz", "abid", "blgp", "opsel")))
+        return Modifiers(*(c[k].value if k in legal else 0 for k in _MODIFIERS))
 
     @property
     def lane(self) -> int | None:
@@ -197,12 +215,12 @@ class LayoutWidget:
         op = c["operand"].value
         legal = legal_modifiers(self.ins, op, mods.cbsz)
         with self.quiet():
-            for name in ("cbsz", "abid", "blgp"):
+            for name in ("cbsz", "abid", "blgp", "index_key"):
                 values = legal.get(name, (0,))
                 c[name].options = list(values)
                 c[name].value = getattr(mods, name) if getattr(mods, name) in values else 0
             c["opsel"].value = mods.opsel if "opsel" in legal else 0
-        self.shown_modifiers = [n for n in ("cbsz", "abid", "blgp", "opsel") if n in legal]
+        self.shown_modifiers = [n for n in _MODIFIERS if n in legal]
         self.modifier_box.children = [self._modifier_widgets[n] for n in self.shown_modifiers]
 
     # -- observers ------------------------------------------------------------------------------
@@ -235,6 +253,13 @@ class LayoutWidget:
         c = self.controls
         self.ins = layouts.get(c["instruction"].value, c["arch"].value,
                                wave_size=c["wave_size"].value)
+        ops = list(self.ins.operands)  # 'I' only for a sparse instruction
+        if list(c["operand"].options) != ops:
+            keep = c["operand"].value if c["operand"].value in ops else "A"
+            with self.quiet():  # new options reset the value: put it back
+                c["operand"].options = ops
+                c["operand"].tooltips = ["operand"] * len(ops)
+                c["operand"].value = keep
         self._fill_modifiers()
         self.recompute()
 

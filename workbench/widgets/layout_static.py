@@ -6,11 +6,26 @@ no scripts, the same bytes on every run.
 
 from __future__ import annotations
 
+import textwrap
+
 import numpy as np
 
-from ..layouts.layout import index_names
+from ..layouts.layout import INDEX, index_names
 from .base import esc, wrap
-from .layout_data import Placement, facts, lane_colors, lane_words, matrix_text, remaps
+from .layout_data import (
+    Placement,
+    facts,
+    index_cells,
+    index_sets,
+    k_groups,
+    lane_colors,
+    lane_words,
+    matrix_text,
+    operand_note,
+    other_set_of,
+    remaps,
+    slot_names,
+)
 
 __all__ = ["layout_html", "layout_text", "modifier_note"]
 
@@ -30,6 +45,9 @@ def modifier_note(p: Placement) -> str:
                      + (f" ({p.operand} is negated)" if p.negated() else ""))
     if m.opsel:
         notes.append(f"OPSEL={m.opsel}: the high 16 bits of each C/D register")
+    if m.index_key:
+        notes.append(f"index_key={m.index_key} (OPSEL): index set {m.index_key} of "
+                     f"{index_sets(ins)} in the index VGPR")
     return "; ".join(notes)
 
 
@@ -40,6 +58,8 @@ def layout_text(p: Placement, lane: int | None = None) -> str:
     width = max(len(k) for k, _ in facts(ins))
     head = [f"{ins.name} on {ins.arch}, operand {p.operand}"]
     head += [f"  {k.ljust(width)}  {v}" for k, v in facts(ins)]
+    if operand_note(p):
+        head.append(textwrap.fill(operand_note(p), width=100, break_on_hyphens=False))
     note = modifier_note(p)
     if note:
         head.append(note)
@@ -68,6 +88,8 @@ def _style(classes: dict[str, str]) -> str:
 
 
 def _cell_names(p: Placement, first: np.ndarray) -> np.ndarray:
+    if p.operand == INDEX:
+        return index_cells(p, p.lane[first], p.reg[first], p.elem[first])
     cells = np.char.add(np.char.add(p.lane[first].astype(str), "."), p.reg[first].astype(str))
     if p.elems_per_reg > 1:
         cells = np.char.add(np.char.add(cells, "."), p.elem[first].astype(str))
@@ -86,6 +108,11 @@ def _matrix_tables(p: Placement, lane: int | None, classes: dict[str, str]) -> s
         sel[p.block[hit], p.row[hit], p.col[hit]] = True
     colors = lane_colors(ins.wave_size)
     rname, cname = index_names(op)
+    groups = k_groups(p)
+    top = ""
+    if groups is not None:  # sparse A / I: which logical k each pair of stored columns holds
+        top = "<tr><th>logical k</th>" + "".join(
+            f'<th colspan="2">{groups[c]}</th>' for c in range(0, cols, 2)) + "</tr>"
     out = []
     for b in range(blocks):
         head = "".join(f"<th>{c}</th>" for c in range(cols))
@@ -99,8 +126,8 @@ def _matrix_tables(p: Placement, lane: int | None, classes: dict[str, str]) -> s
                 tds.append(f'<td class="l{ln}{extra}">{cells[b, r, c]}</td>')
             body.append(f"<tr><th>{r}</th>{''.join(tds)}</tr>")
         title = f"<div>block {b}</div>" if blocks > 1 else ""
-        out.append(f'<div>{title}<table class="hwl"><tr><th>{rname}\\{cname}</th>{head}</tr>'
-                   f"{''.join(body)}</table></div>")
+        out.append(f'<div>{title}<table class="hwl">{top}<tr><th>{rname}\\{cname}</th>{head}'
+                   f"</tr>{''.join(body)}</table></div>")
     return '<div class="row">' + "".join(out) + "</div>"
 
 
@@ -114,6 +141,8 @@ def _lane_table(p: Placement, lane: int | None, classes: dict[str, str]) -> str:
     klass = [["un" for _ in range(slots)] for _ in range(ins.wave_size)]
     multi = ins.blocks > 1
     hues = lane_colors(16)  # 16 hues; rows beyond 16 repeat them
+    for i in np.flatnonzero(other_set_of(p) >= 0):  # I: the fields of the other index sets
+        grid[int(p.lane[i])][int(p.slot[i])] = f"key {int(other_set_of(p)[i])}"
     used = np.flatnonzero(p.used)
     for i in used:
         ln, s = int(p.lane[i]), int(p.slot[i])
@@ -122,13 +151,7 @@ def _lane_table(p: Placement, lane: int | None, classes: dict[str, str]) -> str:
         grid[ln][s] = label if not grid[ln][s] else grid[ln][s] + " " + label
         klass[ln][s] = f"r{r % 16}"
         classes[f"r{r % 16}"] = hues[r % 16]
-    if step == 2:
-        head = "".join(f"<th>v{s}:{s + 1}</th>" for s in range(0, slots, 2))
-    elif p.elems_per_reg > 1:
-        head = "".join(f"<th>v{s // p.elems_per_reg}.{s % p.elems_per_reg}</th>"
-                       for s in range(slots))
-    else:
-        head = "".join(f"<th>v{s}</th>" for s in range(slots))
+    head = "".join(f"<th>{name}</th>" for name in slot_names(p))
     body = []
     for ln in range(ins.wave_size):
         mark = " sel" if ln == lane else ""
@@ -137,9 +160,11 @@ def _lane_table(p: Placement, lane: int | None, classes: dict[str, str]) -> str:
         body.append(f"<tr><th>{ln}</th>{tds}</tr>")
     rname, cname = index_names(p.operand)
     what = f"block:{rname},{cname}" if multi else f"{rname},{cname}"
+    grey = ("grey: unused (key n: a field of index set index_key=n)" if p.operand == INDEX
+            else "grey: unused")
     return (f'<table class="hwl"><tr><th>lane</th>{head}</tr>{"".join(body)}</table>'
             f'<div class="muted">cells: the {p.operand} element ({what}) a register slot '
-            f"holds; colour: its row {rname}; grey: unused</div>")
+            f"holds; colour: its row {rname}; {grey}</div>")
 
 
 def layout_html(p: Placement, lane: int | None = None) -> str:
@@ -153,13 +178,22 @@ def layout_html(p: Placement, lane: int | None = None) -> str:
     legend = (f"cell = {fmt}: the lane, the VGPR offset from the operand's base register"
               + (", the sub-element (bits elem*" + str(p.bits) + "..)" if p.elems_per_reg > 1
                  else "") + "; colour = lane (hue: lane mod 16, shade: lane / 16)")
+    if op == INDEX:
+        legend = ("cell = lane[hi:lo]: the lane and the bits of its index VGPR (v0, the "
+                  "SWMMAC's Src2) holding the 2-bit index of stored A[i,k]; colour = lane (hue: "
+                  "lane mod 16, shade: lane / 16)")
+    if k_groups(p) is not None:
+        legend += "; logical k: the group of 4 logical k that stored columns 2g, 2g+1 come from"
     if p.replicas > 1:
         legend += f"; each element is also held by lanes +16, +32.. ({p.replicas} copies)"
     if remaps(p):
         legend += "; with the modifiers: the slot each element is read from"
+    key = f", index_key={p.mods.index_key}" if op == INDEX and index_sets(ins) > 1 else ""
     parts = [f"<div><b>{esc(ins.name)}</b> on {esc(ins.arch)}, operand <b>{op}</b>"
-             f" ({esc(p.ins.dtype(op))})</div>",
+             f" ({esc(p.ins.dtype(op))}{key})</div>",
              f'<table class="hwl" style="margin-bottom:4px">{info}</table>']
+    if operand_note(p):
+        parts.append(f'<div class="caption">{esc(operand_note(p))}</div>')
     note = modifier_note(p)
     if note:
         parts.append(f"<div>{esc(note)}</div>")

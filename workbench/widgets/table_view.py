@@ -14,6 +14,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
+from ..argument_types import checked
 from ..text_table import text_table
 from .base import View, esc, wrap
 from .base import table as html_table
@@ -77,8 +78,9 @@ class TableView(View):
         return wrap(head + body + notes)
 
 
-def table(rows: Iterable[Sequence[Any]], header: Sequence[str], *, title: str | None = None,
-          hot: Iterable[int] = (), sortable: bool | None = None,
+@checked
+def table(rows: Sequence[Sequence[Any]], header: Sequence[str], *, title: str | None = None,
+          hot: Sequence[int] = (), sortable: bool | None = None,
           notes: Sequence[str] = ()) -> TableView:
     """A table of ``rows`` under ``header``: HTML in a notebook (numbers right-aligned, rows in
     ``hot`` highlighted, sortable when longer than 8 rows), aligned text in ``print``."""
@@ -111,6 +113,7 @@ _LANGUAGES = {".hip": "cpp", ".h": "cpp", ".hpp": "cpp", ".cpp": "cpp", ".cu": "
               ".py": "python", ".s": "gas", ".ll": "llvm", ".mlir": "text"}
 
 
+@checked
 def code(source: str | Path, *, language: str | None = None,
          title: str | None = None) -> CodeView:
     """``source`` (text, or a path to read) shown highlighted; a path's suffix picks the
