@@ -41,7 +41,8 @@ def test_code_highlights_a_kernel_file_and_prints_it_plain():
     assert str(c) == path.read_text()
     html = c.html()
     assert "step01_naive.hip" in html and '<pre class="hipwb-code">' in html
-    assert html.count("<span style=") > 20  # keywords, types, operators coloured inline
+    assert html.count("<span class=") > 20  # keywords, types, operators as token classes
+    assert "<style>.hipwb pre.hipwb-code" in html  # coloured by a stylesheet scoped to the block
     assert "__global__" in html
 
 
