@@ -86,6 +86,8 @@ def _valid(name: str, fname: str):
         return wb.SharedTile((16, 16), "f32")
     if name == "kernel":
         return wb.compile(_VALID["source"]).k
+    if name == "code_object":
+        return wb.compile(_VALID["source"])["gfx942"].elf
     return _VALID.get(name)
 
 

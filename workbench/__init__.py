@@ -7,6 +7,9 @@ Objects display themselves: in Jupyter as a widget (static HTML where no widget 
 
 Compile and launch
     compile(source, arch=..., options, defines=...) -> Module (a code object per arch)
+    load(code_object, name=None) -> Module from a code object built anywhere: ELF bytes, a
+        .hsaco path, a clang offload bundle, a list of them (the arch from each ELF header);
+        everything below works on it but the source lines (CodeObjectError: not one)
     module["name"] / module.name / module.get_function("name") -> Kernel (the object the
         magic binds); module["gfx942"] -> CodeObject
     kernel[grid, block](*args)      launch on the default device (GPU, else the emulator)
@@ -89,6 +92,8 @@ __version__ = "0.1.0"
 
 # Public names that live in modules loaded on first use: name -> "module:attribute".
 _LAZY = {
+    "load": "workbench.loader:load",
+    "CodeObjectError": "workbench.codeobject:CodeObjectError",
     "Kernel": "workbench.runtime.kernel:Kernel",
     "LaunchResult": "workbench.runtime.device:LaunchResult",
     "devices": "workbench.runtime.devices:devices",

@@ -1,8 +1,9 @@
-"""The ``hipwb`` command: ``hipwb doctor``, ``hipwb compile FILE.hip`` and ``hipwb corpus DIR``
-from a shell.
+"""The ``hipwb`` command: ``hipwb doctor``, ``hipwb compile FILE.hip``, ``hipwb inspect
+FILE.hsaco`` and ``hipwb corpus DIR`` from a shell.
 
 Exit codes: 0 ok, 1 compile error (or no toolchain to compile with; for ``corpus``: a file of
-the corpus did not compile), 2 usage error.
+the corpus did not compile; for ``inspect``: a file that is no code object hipwb reads), 2 usage
+error.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParse
     """The ``hipwb`` parser and its subparsers by command (for their usage lines)."""
     p = argparse.ArgumentParser(
         prog="hipwb", description="hipwb: compile and inspect AMD GPU HIP kernels.")
-    sub = p.add_subparsers(dest="command", metavar="{doctor,compile,corpus}")
+    sub = p.add_subparsers(dest="command", metavar="{doctor,compile,inspect,corpus}")
     sub.required = True
     d = sub.add_parser("doctor", help="show the toolchain, targets, devices and versions found")
     d.add_argument("--json", action="store_true", help="machine-readable output")
@@ -43,6 +44,12 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParse
     c.add_argument("--option", dest="options", action="append", default=[], metavar="FLAG",
                    help="a clang flag, e.g. --option=-std=c++20 (flags spelled -std=, -f..., "
                         "-W..., -w and -m... are taken as they are, as hipcc takes them)")
+    i = sub.add_parser("inspect", help="resources, occupancy and ISA of code objects built "
+                                       "anywhere (.hsaco, an offload bundle, a HIP program)")
+    i.add_argument("files", nargs="+", metavar="FILE", help="code object files (one per arch)")
+    i.add_argument("--isa", action="store_true", help="also print the ISA")
+    i.add_argument("--json", action="store_true", help="machine-readable output")
+    i.add_argument("--block", type=block_size, help="block size for the occupancy summary")
     k = sub.add_parser("corpus", help="compile every HIP file of a folder (a checkout) and "
                                       "tabulate what compiles; --run smoke-runs the kernels")
     k.add_argument("dir", help="folder to search for .hip files (and .cpp/.cu/.cc/.cxx files "
@@ -60,7 +67,7 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParse
                    "emulator (one workgroup, zero-filled buffers): does it execute?")
     k.add_argument("--jobs", type=int, help="files compiled at once (default: up to 4)")
     k.add_argument("--json", action="store_true", help="machine-readable output")
-    return p, {"doctor": d, "compile": c, "corpus": k}
+    return p, {"doctor": d, "compile": c, "inspect": i, "corpus": k}
 
 
 def _usage(parser: argparse.ArgumentParser, message: str) -> int:
@@ -138,6 +145,27 @@ def _compile(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _inspect(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    from .codeobject import CodeObjectError
+    from .loader import load
+    from .widgets.compile_report import CompileReport, module_summary
+
+    missing = [f for f in args.files if not Path(f).is_file()]
+    if missing:
+        return _usage(parser, f"no such file: {missing[0]}")
+    try:
+        module = load(args.files)
+    except CodeObjectError as e:
+        print(f"hipwb: {e}", file=sys.stderr)
+        return EXIT_COMPILE
+    if args.json:
+        print(json.dumps(module_summary(module, block=args.block), indent=2))
+    else:
+        print(CompileReport(module, block=args.block, show_isa=args.isa,
+                            title=", ".join(args.files)).text())
+    return EXIT_OK
+
+
 def _corpus(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     from .compile_options import parse_archs, parse_defines
     from .corpus import run_corpus
@@ -180,7 +208,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         # The flags a Makefile passes hipcc (-std=c++20 -ffast-math -w ...) are clang options:
         # taken as they are; anything else unknown stays a usage error.
         unknown = [a for a in extra if not a.startswith(_PASSED_THROUGH)]
-        if unknown or (extra and args.command == "doctor"):
+        if unknown or (extra and args.command in ("doctor", "inspect")):
             parser.error(f"unrecognized arguments: {' '.join(unknown or extra)}")
     except SystemExit as e:  # argparse: --help (0) or a usage error (2)
         return int(e.code or 0)
@@ -190,6 +218,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _doctor(args)
     if args.command == "corpus":
         return _corpus(subs["corpus"], args)
+    if args.command == "inspect":
+        return _inspect(subs["inspect"], args)
     return _compile(subs["compile"], args)
 
 

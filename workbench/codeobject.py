@@ -248,7 +248,9 @@ class KernelInfo:
 
     @property
     def signature(self) -> str:
-        params = ", ".join(f"{a.ctype} {a.name}".replace("* ", "*") for a in self.args)
+        # an argument nobody typed (a loaded extern "C" kernel) shows its size
+        params = ", ".join(f"{a.ctype or f'<{a.size} bytes>'} {a.name}".replace("* ", "*")
+                           for a in self.args)
         return f"{self.name}({params})"
 
 

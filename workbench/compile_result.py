@@ -1,4 +1,5 @@
-"""What compile() returns: Module (one code object per arch) and CodeObject (kernels, ISA)."""
+"""What compile() and load() return: Module (one code object per arch) and CodeObject (kernels,
+ISA), and the kernel table both build from a code object (``kernel_infos``)."""
 
 from __future__ import annotations
 
@@ -9,11 +10,12 @@ from pathlib import Path
 from typing import Any
 
 from . import cache_files as _files
+from . import clang_ast
+from . import kernel_names as _names
 from . import toolchain as _tc
-from .codeobject import DeviceVariable, KernelInfo
+from .codeobject import DeviceVariable, HiddenArg, KernelArg, KernelInfo, RawKernel, resources_of
 from .compile_diagnostics import CompileError, Diagnostic
 from .errors import ArgumentAttributeError, ArgumentKeyError, ArgumentTypeError
-from .kernel_names import spellings
 
 DEFAULT_FILENAME = "cell"
 
@@ -43,6 +45,14 @@ class CodeObject:
         if self._elf is None:
             self._elf = self.path.read_bytes()
         return self._elf
+
+    @property
+    def target_id(self) -> str:
+        """The target ID its ELF header pins (``gfx942``; ``gfx90a:xnack+`` for a build that
+        needs XNACK on; ``gfx942:sramecc+:xnack-``), as ROCm spells a GPU's."""
+        from .amdgpu_elf import elf_target, target_id
+
+        return target_id(self.arch, elf_target(self.elf))
 
     def intact_path(self) -> Path:
         """``path``, or a private copy of the in-memory ELF when the file on disk no longer
@@ -74,7 +84,8 @@ class CodeObject:
         if name in self.kernels:
             return self.kernels[name]
         want = "".join(name.split())
-        hits = [k for k in self.kernels.values() if name == k.symbol or want in spellings(k)]
+        hits = [k for k in self.kernels.values()
+                if name == k.symbol or want in _names.spellings(k)]
         if len(hits) > 1 and not any(name == k.symbol for k in hits):
             shown = "; ".join(f"{k.name} ({k.demangled or k.symbol})" for k in hits)
             raise ArgumentKeyError(
@@ -168,11 +179,12 @@ def set_kernel_factory(factory: Callable[[Module, str], Any] | None) -> None:
 
 @dataclass
 class Module:
-    """The result of one compile(): a code object per requested arch, and its kernels.
+    """The result of one compile() or load(): a code object per arch, and its kernels.
 
     ``module["add"]``, ``module.add`` and ``module.get_function("add")`` give the launchable
     kernel (one object per name, the one ``%%hipkernel`` binds); ``module["gfx942"]`` gives the
-    code object of one arch.
+    code object of one arch. A loaded module has no ``source`` (""): its ISA shows the line
+    numbers of the code object's line tables, without their text.
     """
 
     source: str
@@ -205,7 +217,8 @@ class Module:
                 f"{key!r} is neither a kernel of this module (kernels: {known}) nor "
                 f"an arch it was compiled for ({', '.join(self.archs)})") from None
         if name not in self.objects:
-            raise ArgumentKeyError(f"module was compiled for {', '.join(self.archs)}, not {name}")
+            raise ArgumentKeyError(f"the module holds code objects for {', '.join(self.archs)}, "
+                                   f"not {name}")
         return self.objects[name]
 
     def kernel_names(self) -> list[str]:
@@ -278,3 +291,62 @@ class Module:
     @property
     def from_cache(self) -> bool:
         return all(co.from_cache for co in self.objects.values())
+
+
+def kernel_infos(raws: list[RawKernel], arch: str, params: dict[str, Any] | None = None,
+                 remarks: dict[str, dict[str, str]] | None = None) -> dict[str, KernelInfo]:
+    """One code object's kernels by Python name: the ELF metadata joined with what else is
+    known of them. A compile adds clang's AST (``params``: argument names and C types) and
+    LLVM's resource remarks; without an AST (a loaded code object) a C++ kernel's argument
+    types come from its demangled name, and an ``extern "C"`` kernel's pointers are ``void *``
+    and its by-value arguments untyped (``ctype`` "": a launch types them by the value
+    given), named ``arg0``, ``arg1``... as the metadata does not name them."""
+    params, remarks = params or {}, remarks or {}
+    kernels: dict[str, KernelInfo] = {}
+    demangled = _names.demangle(raw.symbol for raw in raws)
+    pynames = _names.python_names(raws, params, demangled)
+    for raw in raws:
+        m = raw.meta
+        explicit = [a for a in m.get(".args", []) if not a[".value_kind"].startswith("hidden_")]
+        ast = params.get(raw.symbol) or params.get(m[".name"]) or _from_name(
+            demangled.get(raw.symbol, ""), explicit)
+        rem = remarks.get(raw.symbol) or remarks.get(m[".name"]) or {}
+        hidden = tuple(HiddenArg(a[".value_kind"], a[".offset"], a[".size"])
+                       for a in m.get(".args", []) if a[".value_kind"].startswith("hidden_"))
+        args = []
+        for i, a in enumerate(explicit):
+            pname, ctype, canon = (ast["params"][i] if i < len(ast["params"])
+                                   else (a.get(".name", f"arg{i}"), "", ""))
+            pointee, is_const = clang_ast.pointee(canon or ctype)
+            args.append(KernelArg(
+                name=pname or a.get(".name", f"arg{i}"), ctype=ctype or canon, offset=a[".offset"],
+                size=a[".size"], kind=a[".value_kind"], pointee=pointee,
+                is_const=is_const or bool(a.get(".is_const", False)),
+                canonical=canon if canon and canon != ctype else None,
+            ))
+        occ = rem.get("Occupancy [waves/SIMD]")
+        reqd = m.get(".reqd_workgroup_size")
+        pyname = pynames[raw.symbol]
+        kernels[pyname] = KernelInfo(
+            name=pyname, symbol=raw.symbol, arch=arch, args=tuple(args), hidden_args=hidden,
+            kernarg_size=int(m.get(".kernarg_segment_size", 0)),
+            kernarg_align=int(m.get(".kernarg_segment_align", 8)),
+            resources=resources_of(m, rem), descriptor=raw.descriptor, entry=raw.entry,
+            code_size=raw.code_size, llvm_occupancy=int(occ) if occ and occ.isdigit() else None,
+            reqd_workgroup_size=tuple(reqd) if reqd else None,
+            metadata={**m, "source_name": ast["name"], "remark": rem},
+            dynamic_shared=tuple(ast.get("dynamic_shared", ())),
+            demangled=demangled.get(raw.symbol, ""),
+        )
+    return kernels
+
+
+def _from_name(demangled: str, explicit: list[dict]) -> dict[str, Any]:
+    """What a kernel's name says of its arguments when no AST does (the shape of
+    ``clang_ast.kernel_params``): C types from the demangled name when it lists one per
+    argument, else pointers as ``void *`` and by-value arguments untyped."""
+    types = _names.demangled_params(demangled) if demangled else None
+    if types is None or len(types) != len(explicit):
+        types = ["void *" if a[".value_kind"] == "global_buffer" else "" for a in explicit]
+    return {"name": "", "params": [(a.get(".name", f"arg{i}"), t, "")
+                                   for i, (a, t) in enumerate(zip(explicit, types))]}

@@ -11,7 +11,8 @@ This module runs a compile; its parts live next to it: ``clang_driver`` (command
 ``compile_diagnostics`` (errors, warnings, remarks), ``header_deps``, ``compile_cache`` (keys,
 lookups, stores), ``cache_entry`` (an entry's JSON, checked field by field), ``cache_files``
 (atomic writes, CacheWarning, the private fallback folder), ``clang_ast`` and ``kernel_names``
-(what the kernels are called and take), ``compile_result`` (``Module``, ``CodeObject``) and
+(what the kernels are called and take), ``compile_result`` (``Module``, ``CodeObject``, the
+kernel table ``kernel_infos`` that ``loader.load`` shares) and
 ``prelude`` (``INCLUDE_DIR``).
 """
 
@@ -41,15 +42,7 @@ from . import (
 from . import toolchain as _tc
 from .argument_types import checked
 from .cache_files import CacheWarning
-from .codeobject import (
-    DeviceVariable,
-    HiddenArg,
-    KernelArg,
-    KernelInfo,
-    read_kernels,
-    read_variables,
-    resources_of,
-)
+from .codeobject import DeviceVariable, read_kernels, read_variables
 from .compile_cache import CACHE_FORMAT, cache_dir, clear_cache
 from .compile_diagnostics import (
     CompileError,
@@ -58,7 +51,13 @@ from .compile_diagnostics import (
     parse_diagnostics,
     parse_remarks,
 )
-from .compile_result import DEFAULT_FILENAME, CodeObject, Module, set_kernel_factory
+from .compile_result import (
+    DEFAULT_FILENAME,
+    CodeObject,
+    Module,
+    kernel_infos,
+    set_kernel_factory,
+)
 from .errors import ArgumentTypeError, ArgumentValueError
 from .kernel_names import guess_kernel_names, qualified_name, readable_name
 from .prelude import INCLUDE_DIR
@@ -193,7 +192,7 @@ def _build(tc, text: str, filename: str, todo, flags, use_cache: bool,
                     proc = clang_driver.ast_proc(ast_base, src, work,
                                                 kernel_names.ast_filter_name(raw))
                     params.update(clang_ast.kernel_params(proc.communicate()[0]))
-        variables = _variables(tc, ast_base, src, work, todo, whole_json)
+        variables = _variables(ast_base, src, work, todo, whole_json)
         elapsed = time.perf_counter() - t0
         built = {}
         for arch, key in todo:
@@ -201,7 +200,7 @@ def _build(tc, text: str, filename: str, todo, flags, use_cache: bool,
             out = work / arch
             deps = header_deps.read_deps(out / "deps.d", src, stubs)
             remarks = parse_remarks(err)
-            kernels = _kernels(raws[arch], arch, params, remarks)
+            kernels = kernel_infos(raws[arch], arch, params, remarks)
             warnings = tuple(d for d in parse_diagnostics(err, src, filename)
                              if d.severity == "warning")
             display_cmd = tuple(c.replace(str(work), "$WORK") for c in cmd)
@@ -219,7 +218,7 @@ def _build(tc, text: str, filename: str, todo, flags, use_cache: bool,
         shutil.rmtree(work, ignore_errors=True)
 
 
-def _variables(tc, ast_base: list[str], src: Path, work: Path, todo,
+def _variables(ast_base: list[str], src: Path, work: Path, todo,
                whole_json: bytes = b"") -> dict[str, dict[str, DeviceVariable]]:
     """Per arch, the code object's __device__/__constant__ variables by source name, typed from
     clang's AST: the whole unit's dump when there is one, else one filtered dump per variable,
@@ -228,12 +227,7 @@ def _variables(tc, ast_base: list[str], src: Path, work: Path, todo,
     symbols = sorted({v[0] for vs in found.values() for v in vs})
     if not symbols:
         return {arch: {} for arch, _ in todo}
-    names = dict(zip(symbols, symbols))
-    mangled = [s for s in symbols if s.startswith("_Z")]
-    if mangled:
-        out = subprocess.run([tc.tool("llvm-cxxfilt")], input="\n".join(mangled),
-                             capture_output=True, text=True)
-        names.update(zip(mangled, out.stdout.splitlines()))
+    names = {**dict(zip(symbols, symbols)), **kernel_names.demangle(symbols)}
     if whole_json:
         types = {s: clang_ast.variable_type(whole_json, names[s].rsplit("::", 1)[-1])
                  for s in symbols}
@@ -289,44 +283,3 @@ def _line_directive(first_line: int, filename: str) -> str:
 def _safe(name: str) -> str:
     """``filename`` as a name for the temporary source file."""
     return re.sub(r"[^A-Za-z0-9_.-]", "_", name) or DEFAULT_FILENAME
-
-
-def _kernels(raws, arch: str, params, remarks) -> dict[str, KernelInfo]:
-    """One arch's kernels by Python name: the ELF metadata joined with clang's AST (argument
-    names and C types), LLVM's remarks and the demangled names."""
-    kernels: dict[str, KernelInfo] = {}
-    demangled = kernel_names.demangle(raw.symbol for raw in raws)
-    pynames = kernel_names.python_names(raws, params, demangled)
-    for raw in raws:
-        m = raw.meta
-        ast = params.get(raw.symbol) or params.get(m[".name"]) or {"name": "", "params": []}
-        rem = remarks.get(raw.symbol) or remarks.get(m[".name"]) or {}
-        explicit = [a for a in m.get(".args", []) if not a[".value_kind"].startswith("hidden_")]
-        hidden = tuple(HiddenArg(a[".value_kind"], a[".offset"], a[".size"])
-                       for a in m.get(".args", []) if a[".value_kind"].startswith("hidden_"))
-        args = []
-        for i, a in enumerate(explicit):
-            pname, ctype, canon = (ast["params"][i] if i < len(ast["params"])
-                                   else (a.get(".name", f"arg{i}"), "", ""))
-            pointee, is_const = clang_ast.pointee(canon or ctype)
-            args.append(KernelArg(
-                name=pname or a.get(".name", f"arg{i}"), ctype=ctype or canon, offset=a[".offset"],
-                size=a[".size"], kind=a[".value_kind"], pointee=pointee,
-                is_const=is_const or bool(a.get(".is_const", False)),
-                canonical=canon if canon and canon != ctype else None,
-            ))
-        occ = rem.get("Occupancy [waves/SIMD]")
-        reqd = m.get(".reqd_workgroup_size")
-        pyname = pynames[raw.symbol]
-        kernels[pyname] = KernelInfo(
-            name=pyname, symbol=raw.symbol, arch=arch, args=tuple(args), hidden_args=hidden,
-            kernarg_size=int(m.get(".kernarg_segment_size", 0)),
-            kernarg_align=int(m.get(".kernarg_segment_align", 8)),
-            resources=resources_of(m, rem), descriptor=raw.descriptor, entry=raw.entry,
-            code_size=raw.code_size, llvm_occupancy=int(occ) if occ and occ.isdigit() else None,
-            reqd_workgroup_size=tuple(reqd) if reqd else None,
-            metadata={**m, "source_name": ast["name"], "remark": rem},
-            dynamic_shared=tuple(ast.get("dynamic_shared", ())),
-            demangled=demangled.get(raw.symbol, ""),
-        )
-    return kernels

@@ -141,3 +141,31 @@ def ast_filter_name(raw) -> str:
         start = m.end()
         return name[start : start + int(m.group(1))]
     return name
+
+
+# C types as llvm-cxxfilt spells them -> as clang's AST (and the launch's type table) does
+_DEMANGLED_TYPES = {"std::bfloat16_t": "__bf16", "std::float16_t": "_Float16"}
+
+
+def demangled_params(demangled: str) -> list[str] | None:
+    """The C types of a kernel's parameters from its demangled name (Itanium mangling keeps
+    them, typedefs resolved), spelled as clang prints types: ``float const*`` -> ``const float
+    *``, ``__hipwb_vec<float, 4u>`` -> ``__hipwb_vec<float, 4>``; None for a name without a
+    parameter list (an ``extern "C"`` kernel: its code object does not record its types)."""
+    head = qualified_name(demangled)
+    i = demangled.find("(", len(head)) if demangled else -1
+    if i < 0 or not demangled.endswith(")"):
+        return None
+    inner = demangled[i + 1:-1].strip()
+    if inner in ("", "void"):
+        return []
+    out = []
+    for t in _split_top(inner, ","):
+        t = re.sub(r"(?<=\d)u\b", "", t.strip())  # template arguments: 4u -> 4
+        t = _DEMANGLED_TYPES.get(t, t)
+        m = re.fullmatch(r"(.+?)\s+const\s*(\*+)(.*)", t)  # float const* -> const float *
+        if m:
+            t = f"const {m[1]} {m[2]}{m[3]}"
+        t = re.sub(r"(?<=[\w>])\s*\*", " *", t, count=1)  # float* -> float *
+        out.append(t)
+    return out

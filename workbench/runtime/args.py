@@ -146,6 +146,8 @@ _INT_RANGES = {
 
 def _scalar(arg: KernelArg, value: Any, where: str) -> BoundArg:
     ctype = arg.ctype_canonical
+    if not ctype:
+        return _untyped(arg, value, where)
     vec = vector_type(ctype)
     if vec is not None:
         return _vector(arg, vec, value, where)
@@ -170,6 +172,42 @@ def _scalar(arg: KernelArg, value: Any, where: str) -> BoundArg:
         raise LaunchError(f"{where} is a scalar ({arg.ctype}) but got an array "
                           f"{type(value).__name__}")
     return _typed(arg, dt, value, where)
+
+
+_UNTYPED_INTS = {1: "int8", 2: "int16", 4: "int32", 8: "int64"}
+_UNTYPED_FLOATS = {2: "float16", 4: "float32", 8: "float64"}
+
+
+def _untyped(arg: KernelArg, value: Any, where: str) -> BoundArg:
+    """A by-value argument whose C type nobody recorded (an ``extern "C"`` kernel of a loaded
+    code object: the metadata gives its size only), typed by the value: a numpy scalar of the
+    argument's size as its own dtype, a Python int as the integer of that size (signed, or
+    unsigned above the signed range), a Python float as the float of that size, bytes (a
+    struct) of that size as they are."""
+    size = arg.size
+    if isinstance(value, np.generic) and not isinstance(value, np.void):
+        if value.dtype.itemsize != size:
+            raise LaunchError(f"{where} is {size} bytes in the kernel's metadata but got a "
+                              f"{value.dtype} ({value.dtype.itemsize} bytes)")
+        return BoundArg(arg, "scalar", value, value.dtype.name)
+    if isinstance(value, int) and not isinstance(value, bool) and size in _UNTYPED_INTS:
+        dt = _UNTYPED_INTS[size]
+        lo, hi = _INT_RANGES[dt][0], _INT_RANGES["u" + dt][1]
+        if not lo <= value <= hi:
+            raise LaunchError(f"{where} is a {size}-byte integer; {value} does not fit "
+                              f"(from {lo} to {hi})")
+        dt = dt if value <= _INT_RANGES[dt][1] else "u" + dt
+        return BoundArg(arg, "scalar", np.dtype(dt).type(value), dt)
+    if isinstance(value, float) and size in _UNTYPED_FLOATS:
+        return _typed(arg, _UNTYPED_FLOATS[size], value, where)
+    raw = _aggregate_bytes(value)
+    if raw is not None and len(raw) == size:
+        return BoundArg(arg, "raw", raw)
+    raise LaunchError(
+        f"{where} is a {size}-byte value whose C type the code object does not record (a "
+        f"loaded extern \"C\" kernel): pass a numpy scalar of that size (np.float32(2.5), "
+        f"np.uint32(7)), a Python int or float (typed as the {size}-byte integer or float), "
+        f"or its raw bytes; got {type(value).__name__} {value!r:.40}")
 
 
 def _aggregate_bytes(value: Any) -> bytes | None:

@@ -16,22 +16,17 @@ cupy module (tests/runtime/test_rocm_path.py) and the shared cupy launch path ru
 
 from __future__ import annotations
 
-import struct
 import weakref
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..amdgpu_elf import ElfTarget
+from ..amdgpu_elf import elf_target as _elf_target
 from ..arch import ARCHS, normalize_name
+from ..codeobject import CodeObjectError
 from .cupy_device import CupyDevice, line_directed_source
 from .errors import LaunchError
-
-# ELF header of an AMDGPU code object (LLVM llvm/include/llvm/BinaryFormat/ELF.h, LLVM 19):
-EM_AMDGPU = 224
-EF_AMDGPU_MACH = 0x0FF
-EF_AMDGPU_FEATURE_XNACK_V4 = 0x300  # UNSUPPORTED 0x000, ANY 0x100, OFF 0x200, ON 0x300
-EF_AMDGPU_FEATURE_SRAMECC_V4 = 0xC00  # UNSUPPORTED 0x000, ANY 0x400, OFF 0x800, ON 0xC00
-_SETTING = {0: "unsupported", 1: "any", 2: "off", 3: "on"}
 
 BACKENDS = ("module", "hiprtc")
 
@@ -58,25 +53,13 @@ class TargetId:
         return self.processor + feats
 
 
-@dataclass(frozen=True)
-class ElfTarget:
-    """What an AMDGPU code object's ELF header says it was built for."""
-
-    mach: int
-    xnack: str  # "unsupported" | "any" | "off" | "on"
-    sramecc: str
-
-
 def elf_target(elf: bytes) -> ElfTarget:
-    """Read e_machine and e_flags of a 64-bit AMDGPU ELF (header layout: ELF-64 spec)."""
-    if len(elf) < 64 or elf[:4] != b"\x7fELF" or elf[4] != 2:
-        raise LaunchError("the code object is not a 64-bit ELF file")
-    (machine,) = struct.unpack_from("<H", elf, 18)
-    if machine != EM_AMDGPU:
-        raise LaunchError(f"the code object is not an AMDGPU ELF (e_machine={machine})")
-    (flags,) = struct.unpack_from("<I", elf, 48)
-    return ElfTarget(flags & EF_AMDGPU_MACH, _SETTING[(flags & EF_AMDGPU_FEATURE_XNACK_V4) >> 8],
-                     _SETTING[(flags & EF_AMDGPU_FEATURE_SRAMECC_V4) >> 10])
+    """What a code object's ELF header says it was built for (``workbench.amdgpu_elf``);
+    LaunchError when the bytes are not a 64-bit AMDGPU ELF."""
+    try:
+        return _elf_target(elf)
+    except CodeObjectError as e:
+        raise LaunchError(str(e)) from None
 
 
 def check_code_object(arch: str, elf: bytes, target: TargetId, what: str = "kernel") -> None:
