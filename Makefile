@@ -5,7 +5,8 @@ PYTHON  ?= python3
 VENV    := .venv
 BIN     := $(VENV)/bin
 STAMP   := $(VENV)/.hipwb-installed
-EXTRAS  ?= dev,pybind,sweep
+# triton: wb.triton / %%triton (tests/triton_front and the Triton notebook need it)
+EXTRAS  ?= dev,pybind,sweep,triton
 # Jupyter refuses to start as root unless told (containers, CI images, Binder-like hosts).
 ROOTOPT := $(shell [ "$$(id -u)" = 0 ] && echo --allow-root)
 # The documentation (docs/conf.py): every warning and broken reference fails (-W -n), all pages
@@ -50,6 +51,8 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install -q --upgrade pip
 	# The CPU build of torch first: an unpinned torch would pull a multi-GB CUDA build.
 	$(BIN)/python -c "import torch" 2>/dev/null || $(BIN)/pip install -q torch==2.13.0
+	# Fails loudly when an extra would replace the CPU torch (a CUDA torch, nvidia-* packages).
+	$(BIN)/python tools/check_dry_run.py $(BIN)/pip $(EXTRAS)
 	$(BIN)/pip install -q -e '.[$(EXTRAS)]'
 	touch $(STAMP)
 

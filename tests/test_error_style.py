@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import inspect
 import re
+from pathlib import Path
 
 import pytest
 
@@ -88,6 +89,15 @@ def _valid(name: str, fname: str):
         return wb.compile(_VALID["source"]).k
     if name == "code_object":
         return wb.compile(_VALID["source"])["gfx942"].elf
+    if name == "fn" and fname == "triton":  # a @triton.jit function (the optional triton)
+        pytest.importorskip("triton", reason="the optional triton package is not installed")
+        import importlib.util
+
+        path = Path(__file__).parent / "triton_front" / "tutorial_kernels.py"
+        spec = importlib.util.spec_from_file_location("tutorial_kernels", path)
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+        return mod.add_kernel
     return _VALID.get(name)
 
 

@@ -205,7 +205,7 @@ def check(browser, base: str, nb: Path, out: Path, timeout_s: float, page=None) 
     cells = facts["cells"]
     rep = {"notebook": nb.name, "cells": len(cells),
            "run": sum(c["count"] is not None for c in cells), "timed_out": timed_out,
-           "seconds": round(seconds, 1), "js_errors": js, "screenshot": str(shot),
+           "seconds": round(seconds, 1), "js_errors": list(js), "screenshot": str(shot),
            "errors": [], "expected_errors": 0, "stderr": [], "render": [],
            "slowest": ("none", 0.0)}
     for i, c in enumerate(cells):

@@ -1,7 +1,8 @@
 """hipwb: a Jupyter-first workbench for AMD GPU HIP kernels — everything is ``wb.<name>``.
 
 ``import workbench as wb`` is the one front door (notebooks, scripts, the CLI use nothing
-else); ``%load_ext workbench`` adds the ``%%hipkernel`` / ``%%hipfile`` / ``%hipwb`` magics.
+else); ``%load_ext workbench`` adds the ``%%hipkernel`` / ``%%hipfile`` / ``%%triton`` /
+``%hipwb`` magics.
 Objects display themselves: in Jupyter as a widget (static HTML where no widget runs), in
 ``print`` as text.
 
@@ -10,6 +11,11 @@ Compile and launch
     load(code_object, name=None) -> Module from a code object built anywhere: ELF bytes, a
         .hsaco path, a clang offload bundle, a list of them (the arch from each ELF header);
         everything below works on it but the source lines (CodeObjectError: not one)
+    triton(fn, signature=None, constexprs=None, arch="gfx942", num_warps=4, num_stages=2,
+        **options) -> TritonKernel: a @triton.jit function compiled by Triton's AMD backend
+        (optional: pip install 'hip-workbench[triton]'), launched as Triton does:
+        kern[grid](x, y, out, n, BLOCK=1024); kern.module (a Module: every view below),
+        kern.ir["ttgir"], kern.isa (with the Python lines); %%triton cells bind the same
     module["name"] / module.name / module.get_function("name") -> Kernel (the object the
         magic binds); module["gfx942"] -> CodeObject
     kernel[grid, block](*args)      launch on the default device (GPU, else the emulator)
@@ -93,6 +99,8 @@ __version__ = "0.1.0"
 # Public names that live in modules loaded on first use: name -> "module:attribute".
 _LAZY = {
     "load": "workbench.loader:load",
+    "triton": "workbench.triton_front:triton",
+    "TritonKernel": "workbench.triton_front.kernel:TritonKernel",
     "CodeObjectError": "workbench.codeobject:CodeObjectError",
     "Kernel": "workbench.runtime.kernel:Kernel",
     "LaunchResult": "workbench.runtime.device:LaunchResult",
@@ -164,7 +172,7 @@ _display.set_view_factory(_view)
 
 
 def load_ipython_extension(ipython) -> None:
-    """``%load_ext workbench``: register %%hipkernel, %%hipfile and %hipwb."""
+    """``%load_ext workbench``: register %%hipkernel, %%hipfile, %%triton and %hipwb."""
     from .magics import load_ipython_extension as load
 
     load(ipython)

@@ -222,6 +222,20 @@ def _python(rep: DoctorReport) -> None:
             missing.append(dist)
     if missing:
         rep.fixes.append(f"{sys.executable} -m pip install {' '.join(missing)}")
+    _triton(rep)
+
+
+def _triton(rep: DoctorReport) -> None:
+    """The optional Triton front end (wb.triton, %%triton): triton's version, not imported."""
+    from .triton_front.availability import INSTALL, PINNED, version
+
+    ver = version()
+    note = "" if ver in (None, PINNED) else f" (hipwb is tested with {PINNED})"
+    rep.add("Python", Check("triton", f"{ver}{note}: wb.triton, %%triton" if ver else
+                            "not installed (wb.triton, %%triton need it)",
+                            ok=ver is not None, required=False))
+    if ver is None:
+        rep.fixes.append(f"For Triton kernels (wb.triton, %%triton): {INSTALL}")
 
 
 @checked

@@ -1,4 +1,5 @@
-"""IPython magics: ``%%hipkernel`` compiles a cell, ``%%hipfile`` saves a header, ``%hipwb``.
+"""IPython magics: ``%%hipkernel`` compiles a cell, ``%%hipfile`` saves a header, ``%%triton``
+runs a cell of Triton kernels (``workbench.triton_front.cell``), ``%hipwb``.
 
 ``%load_ext workbench`` registers them. ``%%hipkernel`` binds every kernel of the cell as a
 ``workbench.runtime.Kernel`` under its Python name and shows a :class:`CompileReport`. It never
@@ -177,7 +178,7 @@ _INCLUDE_RE = re.compile(r'^\s*#\s*include\s*[<"]([^">]+)[">]', re.M)
 
 @magics_class
 class HipMagics(Magics):
-    """``%%hipkernel``, ``%%hipfile`` and ``%hipwb`` with per-session defaults."""
+    """``%%hipkernel``, ``%%hipfile``, ``%%triton`` and ``%hipwb`` with per-session defaults."""
 
     def __init__(self, shell: Any):
         super().__init__(shell)
@@ -215,14 +216,14 @@ class HipMagics(Magics):
                 return [self._header_dir]
         return []
 
-    def _first_line(self, body: str) -> int:
+    def _first_line(self, body: str, magic: str = "%%hipkernel") -> int:
         """Cell line of the body's first line: 2, or more when blank lines precede the magic
         (IPython drops them before it sees %%hipkernel; JupyterLab still counts them)."""
         hist = getattr(self.shell, "history_manager", None)
         raw = hist.input_hist_raw[-1] if hist is not None and hist.input_hist_raw else ""
         lines = raw.splitlines()
         for i, line in enumerate(lines):
-            if line.lstrip().startswith("%%hipkernel"):
+            if line.lstrip().startswith(magic):
                 rest = "\n".join(lines[i + 1:])
                 if rest.strip() == body.strip():
                     return i + 2
@@ -326,6 +327,31 @@ class HipMagics(Magics):
         self.shell.user_ns[out] = result
         if args.show != "none":
             display(result.view())
+
+    # -- %%triton ------------------------------------------------------------------------------
+    @cell_magic
+    def triton(self, line: str, cell: str) -> None:
+        """Run a cell of @triton.jit functions; bind each as a launchable Triton kernel.
+
+        %%triton [--arch A[,B]] [--num-warps N] [--num-stages N]
+                 [--signature 'kernel(*fp32, *fp32, i32, BLOCK=1024)']... [--option K=V]...
+
+        Each kernel launches as in Triton (``kernel[grid](x, y, out, n, BLOCK=1024)``) on the
+        default device, compiled by Triton's AMD backend at its first launch per signature,
+        or now for those ``--signature`` names (docs/triton.md). Needs the optional package:
+        ``pip install 'hip-workbench[triton]'``.
+        """
+        from .triton_front import cell as triton_cell
+
+        try:
+            args = triton_cell.parser(_Parser).parse_args(shlex.split(line))
+        except ValueError as e:  # shlex: unbalanced quotes
+            raise UsageError(f"%%triton: cannot parse options {line!r}: {e}") from None
+        t0 = time.perf_counter()
+        archs = self.archs or (FALLBACK_ARCH,)
+        kernels = triton_cell.run_cell(self.shell.user_ns, args, cell,
+                                       self._first_line(cell, "%%triton"), archs)
+        print(triton_cell.summary(kernels, time.perf_counter() - t0))
 
     # -- %%hipfile -----------------------------------------------------------------------------
     @cell_magic
@@ -444,5 +470,5 @@ class HipMagics(Magics):
 
 
 def load_ipython_extension(ipython: Any) -> None:
-    """Register the magics (``%load_ext workbench``)."""
+    """Register the magics (``%load_ext workbench``): %%hipkernel, %%hipfile, %%triton, %hipwb."""
     ipython.register_magics(HipMagics)

@@ -49,6 +49,9 @@ class Progress:
                 # compares text/plain; the widget's own repr holds the live counts)
                 bundle = dict(box._repr_mimebundle_() or {})
                 bundle["text/plain"] = f"sweep progress: {total} points"
+                # the static picture a saved notebook shows once the bar's model is gone
+                bundle["text/html"] = (f'<div class="hipwb">sweep progress: {total} points '
+                                       "(the live bar ran while the cell ran)</div>")
                 display(bundle, raw=True)
             except Exception:
                 self._bar = None

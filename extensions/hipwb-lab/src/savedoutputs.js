@@ -51,10 +51,13 @@ function pictureClass(Base, rendermime) {
     }
 
     async renderModel(model) {
+      // the bundle's static picture: its HTML, else its text (any ipywidget has a repr)
       const html = model.data['text/html'];
+      const mime = html !== undefined ? 'text/html' : 'text/plain';
+      const still = model.data[mime];
       const view = model.data[WIDGET_MIME];
       const id = view && view.model_id;
-      if (html === undefined || !id || !this._manager || !this._manager.promise) {
+      if (still === undefined || !id || !this._manager || !this._manager.promise) {
         return super.renderModel(model);
       }
       // The live model is there (a cell just ran): draw it and never the picture, whose HTML
@@ -63,7 +66,7 @@ function pictureClass(Base, rendermime) {
       if (known && known.restoredStatus && known.has_model(id)) {
         return super.renderModel(model);
       }
-      this._showPicture(model, html);
+      this._showPicture(model, mime, still);
       const manager = await this._manager.promise;
       await restored(manager);
       if (this.isDisposed || !manager.has_model(id)) {
@@ -73,21 +76,21 @@ function pictureClass(Base, rendermime) {
       return super.renderModel(model);
     }
 
-    _showPicture(model, html) {
+    _showPicture(model, mime, still) {
       this._dropPicture();
-      const picture = rendermime.createRenderer('text/html');
+      const picture = rendermime.createRenderer(mime);
       picture.addClass(PICTURE_CLASS);
       picture.node.title = PICTURE_NOTE;
       this.node.textContent = '';
       this.addWidget(picture);
       this._picture = picture;
-      const mime = {
+      const saved = {
         trusted: model.trusted,
-        data: { 'text/html': html },
+        data: { [mime]: still },
         metadata: model.metadata || {},
         setData: () => undefined
       };
-      picture.renderModel(mime).catch(err => {
+      picture.renderModel(saved).catch(err => {
         picture.node.textContent = `hipwb: the static picture did not render (${err})`;
       });
     }
