@@ -23,6 +23,7 @@ def clang_flags(tc, options, defines, include_dirs, opt_level) -> tuple[str, ...
          "-fno-crash-diagnostics"]
     if tc.rocm_path is not None:
         f += [f"--rocm-path={tc.rocm_path}", "-include", "hip/hip_runtime.h"]
+        code_object_version(options)  # a bad value: the clear error, not clang's
     else:
         # -mprintf-kind=buffered: device printf writes frames to the hidden printf buffer
         # (hipwb/printf.h). Whether ocml is there decides which math the prelude offers.
@@ -30,6 +31,7 @@ def clang_flags(tc, options, defines, include_dirs, opt_level) -> tuple[str, ...
         f += ["-nogpuinc", "-nogpulib", "-isystem", str(INCLUDE_DIR), "-idirafter",
               str(INCLUDE_DIR / "hip"), "-include", "hip/hip_runtime.h", "-mprintf-kind=buffered"]
         f.append("-D__HIPWB_NO_OCML=1" if _devlib.find_ocml() is None else "-D__HIPWB_OCML=1")
+        f += _cov_defines(options)
     for k, v in defines.items():
         _check_define(k, v)
         f.append(f"-D{k}" if v is None else f"-D{k}={v}")
@@ -37,6 +39,35 @@ def clang_flags(tc, options, defines, include_dirs, opt_level) -> tuple[str, ...
         f += ["-I", str(Path(d).resolve())]
     f += list(options)
     return tuple(f)
+
+
+def code_object_version(options: Sequence[str], arch: str | None = None) -> int | None:
+    """The ``-mcode-object-version`` that ``options`` ask for on ``arch`` (None: clang's
+    default); CompileError naming the option when hipwb cannot build it (not 4, 5 or 6)."""
+    try:
+        return _devlib.code_object_version(options, arch)
+    except _devlib.CodeObjectVersionError as e:
+        raise CompileError(str(e), arch=arch or "") from None
+
+
+def _cov_defines(options: Sequence[str]) -> list[str]:
+    """``-D__HIPWB_CODE_OBJECT_VERSION=N`` when ``options`` ask for code object vN: the
+    prelude's blockDim/gridDim read the v5/v6 hidden arguments, v4's dispatch packet
+    (hipwb/coordinates.h). A version asked for one target only (``-Xarch_gfx942
+    -mcode-object-version=4``) gets the define for that target only."""
+    options = list(options)
+    every = code_object_version(options)
+    out = [] if every is None else [f"-D__HIPWB_CODE_OBJECT_VERSION={every}"]
+    scoped = dict.fromkeys(o[len("-Xarch_"):] for o, nxt in zip(options, options[1:])
+                           if o.startswith("-Xarch_") and nxt.startswith(_devlib.COV_OPTION))
+    for arch in scoped:
+        if arch in ("device", "amdgcn", "host"):
+            continue
+        v = code_object_version(options, arch)
+        if v != every:
+            out += [f"-Xarch_{arch}", "-U__HIPWB_CODE_OBJECT_VERSION", f"-Xarch_{arch}",
+                    f"-D__HIPWB_CODE_OBJECT_VERSION={v}"]
+    return out
 
 
 _MACRO_RE = re.compile(r"[A-Za-z_]\w*(\(\s*(\w+\s*(,\s*\w+\s*)*(,\s*\.\.\.\s*)?|\.\.\.)?\))?")

@@ -16,6 +16,7 @@ ROCm-style folders. ``tools/setup-system.sh llvm`` installs rocm-device-libs (48
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import importlib.util
 import json
@@ -106,7 +107,73 @@ def wave64(arch: str, options: Sequence[str]) -> bool:
     return w64
 
 
-DEVLIB_FORMAT = 3  # 3: foldable __oclc_* constants; 2: a checked SHA-256; 1: a bare .bc file
+COV_OPTION = "-mcode-object-version="
+CODE_OBJECT_VERSIONS = (4, 5, 6)  # what hipwb builds, links and reads (amdgpu_elf.py)
+
+
+class CodeObjectVersionError(DevlibError, ValueError):
+    """A ``-mcode-object-version`` value hipwb cannot build (the message names the option)."""
+
+
+def code_object_version(options: Sequence[str], arch: str | None = None) -> int | None:
+    """The code-object version a compile's ``options`` ask for on ``arch``, or None (clang's
+    default: 6 with LLVM 22, 5 before LLVM 20).
+
+    Spellings, as clang reads them: ``-mcode-object-version=N`` and ``-Xarch_device`` /
+    ``-Xarch_amdgcn`` / ``-Xarch_<arch>`` followed by it (the last of these wins), then
+    ``-Xclang -mcode-object-version=N`` (the driver passes it after its own, so it wins). With
+    ``arch`` None only the spellings that apply to every device target count.
+    CodeObjectVersionError for a value other than 4, 5, 6 (clang's ``none`` is for device
+    libraries; v2/v3 code objects are not read by hipwb and not built by LLVM 22).
+    """
+    driver = cc1 = None
+    i = 0
+    while i < len(options):
+        o = options[i]
+        nxt = options[i + 1] if i + 1 < len(options) else ""
+        if o.startswith(COV_OPTION):
+            driver = o
+        elif o == "-Xclang" and nxt.startswith(COV_OPTION):
+            cc1 = f"-Xclang {nxt}"
+            i += 1
+        elif o.startswith("-Xarch_") and nxt.startswith(COV_OPTION):
+            if o[len("-Xarch_"):] in ("device", "amdgcn", arch):
+                driver = f"{o} {nxt}"
+            i += 1
+        i += 1
+    version = None
+    for spelled in (driver, cc1):  # both are checked, as clang does; the cc1 one wins
+        if spelled is None:
+            continue
+        value = spelled.rpartition("=")[2]
+        if not re.fullmatch(r"[456]", value):
+            raise CodeObjectVersionError(
+                f"{spelled}: hipwb builds code object versions 4, 5 and 6 "
+                f"(-mcode-object-version=4, =5 or =6; leave it out for clang's default), "
+                f"not {value!r}")
+        version = int(value)
+    return version
+
+
+def default_code_object_version(tc) -> int:
+    """The code-object version ``tc``'s clang makes when none is asked for (its module flag
+    ``amdhsa_code_object_version``, 600 -> 6), read once from an empty compile."""
+    return _default_cov(tc.clang)
+
+
+@functools.cache
+def _default_cov(clang: str) -> int:
+    p = subprocess.run([clang, "-x", "hip", "--offload-arch=gfx942", "--offload-device-only",
+                        "-nogpulib", "-nogpuinc", "-emit-llvm", "-S", "-o", "-", os.devnull],
+                       capture_output=True, text=True)
+    m = re.search(r'"amdhsa_code_object_version", i32 (\d+)', p.stdout)
+    if p.returncode != 0 or m is None:
+        raise DevlibError(f"could not read {clang}'s default code-object version:\n{p.stderr}")
+    return int(m.group(1)) // 100
+
+
+DEVLIB_FORMAT = 4  # 4: per code-object version; 3: foldable __oclc_* constants; 2: a checked
+# SHA-256; 1: a bare .bc file
 
 
 def hipwb_bitcode(tc, arch: str, options: Sequence[str], cache_root: Path | None) -> Path:
@@ -116,11 +183,19 @@ def hipwb_bitcode(tc, arch: str, options: Sequence[str], cache_root: Path | None
     ``entry.json`` (its size and SHA-256), which appears whole in one rename. A damaged one is
     rebuilt with one CacheWarning; with no ``cache_root`` (``compile(cache=False)``) or an
     unusable one, the library lives in this process's own folder.
+
+    It is built for the code-object version the compile asks for (``-mcode-object-version``):
+    clang links bitcode only when the modules' ``amdhsa_code_object_version`` flags agree, and
+    ``__oclc_ABI_version`` (400, 500, 600, as ROCm's oclc_abi_version_*.bc) and the printf
+    buffer's place in the hidden arguments follow it. Left out, clang's default (keyed as
+    "default": ``tc.identity`` fixes it) is read at build time.
     """
+    cov = code_object_version(options, arch)
     defs = dict(math_defines(options), __HIPWB_WAVE64=int(wave64(arch, options)),
                 __HIPWB_ISA_VERSION=isa_version(arch))
     h = hashlib.sha256()
     for part in (f"devlib-format-{DEVLIB_FORMAT}", tc.identity, arch,
+                 f"code-object-version-{cov or 'default'}",
                  repr(sorted(defs.items())), DEVLIB_SOURCE.read_text(),
                  (DEVLIB_SOURCE.parent.parent / "printf.h").read_text(),
                  (DEVLIB_SOURCE.parent.parent / "config.h").read_text()):
@@ -136,7 +211,7 @@ def hipwb_bitcode(tc, arch: str, options: Sequence[str], cache_root: Path | None
         if state is not None:
             _files.warn(f"hipwb: the device library {home / name} is damaged ({state}); "
                         f"rebuilding it")
-        data = data or _build(tc, arch, defs)
+        data = data or _build(tc, arch, defs, cov or default_code_object_version(tc))
         doc = json.dumps({"format": DEVLIB_FORMAT, "size": len(data),
                           "sha256": hashlib.sha256(data).hexdigest()}).encode()
         try:
@@ -171,8 +246,9 @@ def _check(entry: Path) -> bool | str | None:
     return True
 
 
-def _build(tc, arch: str, defs: dict[str, int]) -> bytes:
-    """Compile hipwb_devlib.hip to bitcode for ``arch`` with the ``__HIPWB_*`` values."""
+def _build(tc, arch: str, defs: dict[str, int], cov: int) -> bytes:
+    """Compile hipwb_devlib.hip to bitcode for ``arch`` and code-object version ``cov`` with
+    the ``__HIPWB_*`` values."""
     from .arch import get as get_arch
 
     work = Path(tempfile.mkdtemp(dir=_files.private_dir()))
@@ -182,10 +258,11 @@ def _build(tc, arch: str, defs: dict[str, int]) -> bytes:
         wave = (["-mwavefrontsize64"] if defs["__HIPWB_WAVE64"]
                 and get_arch(arch).default_wave_size == 32 else [])
         text = work / "hipwb.ll"
+        version = [f"{COV_OPTION}{cov}", f"-D__HIPWB_ABI_VERSION={cov * 100}"]
         cmd = [tc.clang, "-x", "hip", f"--offload-arch={arch}", "--offload-device-only",
                "-nogpuinc", "-nogpulib", "-O2", "-emit-llvm", "-S", "-mprintf-kind=buffered",
                "-fgpu-rdc", "-fuse-cuid=none",
-               *wave, *[f"-D{k}={v}" for k, v in defs.items()], "-o", str(text),
+               *wave, *version, *[f"-D{k}={v}" for k, v in defs.items()], "-o", str(text),
                str(DEVLIB_SOURCE)]
         p = subprocess.run(cmd, capture_output=True, text=True)
         if p.returncode == 0:

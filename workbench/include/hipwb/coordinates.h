@@ -32,8 +32,12 @@
  * __ockl_get_local_size under v5 ("workgroup_id < hidden_block_count ? hidden_group_size :
  * hidden_remainder"); with HIP's default "uniform-work-group-size" kernel attribute that pass
  * folds the comparison to true and the remainder to 0, so blockDim.x compiles to one load of
- * hidden_group_size_x and gridDim.x to one load of hidden_block_count_x. The code object must be
- * v5 (do not pass -mcode-object-version=4: earlier versions put other fields at these offsets).
+ * hidden_group_size_x and gridDim.x to one load of hidden_block_count_x. v6 keeps v5's hidden
+ * arguments. v4 has none of these (its hidden arguments start with hidden_global_offset_x), so
+ * with -mcode-object-version=4 (hipwb then defines __HIPWB_CODE_OBJECT_VERSION=4) the values come
+ * from the AQL dispatch packet as ROCm's __ockl_get_local_size/__ockl_get_num_groups read it
+ * under v4: __builtin_amdgcn_workgroup_size_{x,y,z} (workgroup_size u16 at 4/6/8) and
+ * __builtin_amdgcn_grid_size_{x,y,z} (grid_size in work-items, u32 at 12/16/20).
  */
 #ifndef HIPWB_COORDINATES_H
 #define HIPWB_COORDINATES_H
@@ -66,6 +70,23 @@ __HIPWB_FN_INLINE __hipwb_implicit_args_ptr __hipwb_implicit_args() {
  * offsets let AMDGPULowerKernelAttributes recognise and fold the loads).
  * size:  the full size, or the remainder for a partial last block;
  * count: full blocks plus one partial block if there is a remainder. */
+#if defined(__HIPWB_CODE_OBJECT_VERSION) && __HIPWB_CODE_OBJECT_VERSION < 5
+#define __HIPWB_BLOCK_DIM_AND_COUNT(AXIS, I)                                                 \
+  __HIPWB_FN_INLINE unsigned int __hipwb_block_dim_##AXIS() {                               \
+    unsigned int __group = __builtin_amdgcn_workgroup_size_##AXIS();                          \
+    unsigned int __left = __builtin_amdgcn_grid_size_##AXIS() -                               \
+                          __builtin_amdgcn_workgroup_id_##AXIS() * __group;                   \
+    unsigned int __size = __left < __group ? __left : __group;                                \
+    __builtin_assume(__size <= 1024); /* max flat work-group size (AMDGPUUsage) */             \
+    return __size;                                                                             \
+  }                                                                                          \
+  __HIPWB_FN_INLINE unsigned int __hipwb_grid_dim_##AXIS() {                                \
+    unsigned int __group = __builtin_amdgcn_workgroup_size_##AXIS();                          \
+    unsigned int __grid = __builtin_amdgcn_grid_size_##AXIS();                                \
+    unsigned int __full = __grid / __group;                                                    \
+    return __full + (__grid > __full * __group ? 1u : 0u);                                     \
+  }
+#else
 #define __HIPWB_BLOCK_DIM_AND_COUNT(AXIS, I)                                                 \
   __HIPWB_FN_INLINE unsigned int __hipwb_block_dim_##AXIS() {                               \
     __hipwb_implicit_args_ptr __a = __hipwb_implicit_args();                                   \
@@ -79,6 +100,7 @@ __HIPWB_FN_INLINE __hipwb_implicit_args_ptr __hipwb_implicit_args() {
     __hipwb_implicit_args_ptr __a = __hipwb_implicit_args();                                   \
     return __a->__block_count[I] + (__a->__remainder[I] != 0 ? 1u : 0u);                            \
   }
+#endif
 __HIPWB_BLOCK_DIM_AND_COUNT(x, 0)
 __HIPWB_BLOCK_DIM_AND_COUNT(y, 1)
 __HIPWB_BLOCK_DIM_AND_COUNT(z, 2)

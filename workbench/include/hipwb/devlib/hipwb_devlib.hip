@@ -1,7 +1,8 @@
 /* hipwb_devlib.hip — hipwb's own small device library, built to LLVM bitcode per target.
  *
- * workbench/devlib.py compiles this file once per (arch, wave size, math options) into the
- * compile cache and every offline compile links it with `-mlink-builtin-bitcode`, which links
+ * workbench/devlib.py compiles this file once per (arch, wave size, math options, code-object
+ * version) into the compile cache and every offline compile links it with
+ * `-mlink-builtin-bitcode`, which links
  * only the functions a kernel uses and internalizes them: a kernel that never prints carries
  * none of this. It holds what clang's lowering or AMD's ocml library call by name:
  *
@@ -16,9 +17,15 @@
  * runtime allocates it when the code object has `amdhsa.printf` metadata): a uint32 write
  * offset, a uint32 size in bytes, then the frames from byte 8. Its address is the kernel's
  * `hidden_printf_buffer` argument, at byte 72 of the implicit arguments in code-object v5/v6
- * (LLVM AMDGPUUsage, "Code Object V5 Metadata", hidden kernel arguments table).
+ * (LLVM AMDGPUUsage, "Code Object V5 Metadata", hidden kernel arguments table) and at byte 24
+ * in v4 (after hidden_global_offset_{x,y,z}; "Code Object V4 Metadata"), as ROCm-Device-Libs'
+ * ockl __printf_alloc picks by __oclc_ABI_version.
+ *
+ * __HIPWB_ABI_VERSION is the code-object version times 100 (400, 500, 600): devlib.py builds
+ * one library per version with the matching -mcode-object-version, since clang links bitcode
+ * only when the modules' amdhsa_code_object_version flags agree.
  */
-#ifndef __HIPWB_ISA_VERSION
+#if !defined(__HIPWB_ISA_VERSION) || !defined(__HIPWB_ABI_VERSION)
 #error "build through workbench/devlib.py (it defines the target's constants)"
 #endif
 
@@ -32,7 +39,8 @@ extern "C" {
 __attribute__((device)) __HIPWB_GLOBAL char *__printf_alloc(unsigned int bytes) {
   const __HIPWB_CONST char *implicit =
       (const __HIPWB_CONST char *)__builtin_amdgcn_implicitarg_ptr();
-  __HIPWB_GLOBAL char *buffer = *(__HIPWB_GLOBAL char *const __HIPWB_CONST *)(implicit + 72);
+  const unsigned int at = __HIPWB_ABI_VERSION < 500 ? 24 : 72; /* hidden_printf_buffer */
+  __HIPWB_GLOBAL char *buffer = *(__HIPWB_GLOBAL char *const __HIPWB_CONST *)(implicit + at);
   if (buffer == nullptr)
     return nullptr;
   __HIPWB_GLOBAL unsigned int *header = (__HIPWB_GLOBAL unsigned int *)buffer;
@@ -69,5 +77,5 @@ __attribute__((constant)) extern const bool __oclc_correctly_rounded_sqrt32 =
     __HIPWB_CORRECT_SQRT;
 __attribute__((constant)) extern const bool __oclc_wavefrontsize64 = __HIPWB_WAVE64;
 __attribute__((constant)) extern const int __oclc_ISA_version = __HIPWB_ISA_VERSION;
-__attribute__((constant)) extern const int __oclc_ABI_version = 500;
+__attribute__((constant)) extern const int __oclc_ABI_version = __HIPWB_ABI_VERSION;
 }
