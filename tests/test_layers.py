@@ -44,6 +44,7 @@ LAYERS: dict[str, int] = {
     "workbench.prelude": 1, "workbench.prelude_pch": 1, "workbench.compile_diagnostics": 1,
     "workbench.header_deps": 1,
     "workbench.kernel_names": 1, "workbench.clang_ast": 1, "workbench.clang_driver": 1,
+    "workbench.kernel_binding": 1,
     "workbench.argument_flow": 1,
     "workbench.lane_gates": 1,
     "workbench.compile_result": 1, "workbench.compile_cache": 1, "workbench.cache_entry": 1,

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import atexit
-import builtins
 import keyword
 import os
 import re
@@ -30,7 +29,7 @@ from IPython.core.error import UsageError
 from IPython.core.magic import Magics, cell_magic, line_magic, magics_class
 from IPython.display import display
 
-from . import compile_options, compiler
+from . import compile_options, compiler, kernel_binding
 from .compiler import CompileError
 from .toolchain import ToolchainError
 
@@ -131,46 +130,14 @@ def parse_archs(text: str) -> tuple[str, ...]:
         raise UsageError(str(e)) from None
 
 
-def _takes(ns: dict, name: str) -> bool:
-    """Whether binding a kernel to ``name`` would lose something: the name holds a user value
-    (anything but a hipwb Kernel), names a builtin, or cannot be used as a Python name."""
+def bind_kernels(ns: dict, module: Any) -> dict[str, str]:
+    """Bind each kernel of ``module`` in the user namespace ``ns`` (``workbench.kernel_binding``'s
+    rule: a name holding a Kernel is rebound, any other taken name is kept and the kernel goes to
+    ``<name>_kernel``); kernel name -> bound name."""
     from .runtime.kernel import Kernel
 
-    if name in ns:
-        return not isinstance(ns[name], Kernel)
-    return keyword.iskeyword(name) or hasattr(builtins, name)
-
-
-def bind_kernels(ns: dict, module: Any) -> dict[str, str]:
-    """Bind each kernel of ``module`` in the user namespace ``ns``; kernel name -> bound name.
-
-    A name that holds a Kernel is rebound (the cell ran again). Any other taken name (a user
-    variable, a module, a builtin, a keyword) is kept and the kernel goes to ``<name>_kernel``,
-    else ``<name>_kernel2``, ``<name>_kernel3``, ..., the first not taken; one line is printed
-    for each. Kernels whose own name is free are bound first, so a fallback never takes the
-    name of another kernel of the same cell."""
-    names = list(module.kernels)
-    bound: dict[str, str] = {}
-    for name in names:
-        if not name.isidentifier() or not _takes(ns, name):
-            bound[name] = name
-    used = set(bound.values())
-    for name in names:
-        if name in bound:
-            continue
-        n, alt = 1, f"{name}_kernel"
-        while alt in used or alt in names or _takes(ns, alt):
-            n += 1
-            alt = f"{name}_kernel{n}"
-        bound[name] = alt
-        used.add(alt)
-        held = ns.get(name, getattr(builtins, name, None))
-        what = ("is a Python keyword" if keyword.iskeyword(name) else
-                f"holds your {type(held).__name__}" if name in ns else "is a Python builtin")
-        print(f"%%hipkernel: the name {name!r} {what}: kept it; kernel {name} is bound as {alt}")
-    for name in names:
-        ns[bound[name]] = module.get_function(name)  # what module[name] gives
-    return bound
+    kernels = {name: module.get_function(name) for name in module.kernels}  # module[name]
+    return kernel_binding.bind_kernels(ns, kernels, (Kernel,), "%%hipkernel")
 
 
 _INCLUDE_RE = re.compile(r'^\s*#\s*include\s*[<"]([^">]+)[">]', re.M)
@@ -290,7 +257,6 @@ class HipMagics(Magics):
         """``%%hipkernel --sweep SETUP [--out NAME]``: ``wb.sweep`` of the cell's source over
         the targets of ``--arch`` with its -D/-I, the rest of the arguments from the dict
         SETUP; the SweepResult goes to NAME (default ``sweep_result``) and shows its view."""
-        import keyword
 
         if args.sweep is None:
             raise UsageError("%%hipkernel: --out goes with --sweep SETUP")

@@ -16,14 +16,13 @@ from __future__ import annotations
 
 import argparse
 import atexit
-import builtins
 import hashlib
-import keyword
 import shutil
 import tempfile
 from pathlib import Path
 from typing import Any
 
+from .. import kernel_binding
 from ..errors import HipwbError
 from . import specialize
 from .availability import TritonNotInstalled, require
@@ -175,35 +174,13 @@ def _cell_line(e: BaseException, path: str) -> int | None:
     return line
 
 
-def _takes(ns: dict, name: str) -> bool:
+def bind(ns: dict, kernels: dict[str, TritonKernel]) -> dict[str, TritonKernel]:
+    """Bind each kernel by ``workbench.kernel_binding``'s rule (the one ``%%hipkernel``
+    follows); bound name -> kernel."""
     from ..runtime.kernel import Kernel
 
-    if name in ns:
-        return not isinstance(ns[name], (Kernel, TritonKernel))
-    return keyword.iskeyword(name) or hasattr(builtins, name)
-
-
-def bind(ns: dict, kernels: dict[str, TritonKernel]) -> dict[str, TritonKernel]:
-    """Bind each kernel by ``workbench.magics.bind_kernels``' rules; bound name -> kernel."""
-    bound: dict[str, str] = {n: n for n in kernels if not _takes(ns, n)}
-    used = set(bound.values())
-    for name in kernels:
-        if name in bound:
-            continue
-        n, alt = 1, f"{name}_kernel"
-        while alt in used or alt in kernels or _takes(ns, alt):
-            n += 1
-            alt = f"{name}_kernel{n}"
-        bound[name] = alt
-        used.add(alt)
-        held = ns.get(name, getattr(builtins, name, None))
-        what = ("is a Python keyword" if keyword.iskeyword(name) else
-                f"holds your {type(held).__name__}" if name in ns else "is a Python builtin")
-        print(f"%%triton: the name {name!r} {what}: kept it; kernel {name} is bound as {alt}")
-    out = {}
-    for name, k in kernels.items():
-        ns[bound[name]] = out[bound[name]] = k
-    return out
+    bound = kernel_binding.bind_kernels(ns, kernels, (Kernel, TritonKernel), "%%triton")
+    return {bound[name]: k for name, k in kernels.items()}
 
 
 def summary(kernels: dict[str, TritonKernel], seconds: float) -> str:
