@@ -42,14 +42,15 @@ SIZE_FACTOR = 1.5
 # ... of its size before that issue, where it gave one (else of the committed file).
 SIZE_BEFORE = {"00_getting_started.ipynb": 124_597, "03_gemm.ipynb": 4_282_834}
 
+# The open notebook's panel (the one whose path ends in ``name``), for the scripts below.
+_PANEL = """const panel = [...window.jupyterapp.shell.widgets('main')].find(
+        w => w.context && w.context.path.endsWith(name));"""
+
 # The open notebook's model, read through window.jupyterapp (--expose-app-in-browser): per code
 # cell its index, execution count, tags, run timestamps (recordTiming), widget-view outputs, error
 # outputs and stderr text; the
 # number of cells queued or running ('*' prompts) and the kernel status.
-MODEL_FACTS = """name => {
-    const app = window.jupyterapp;
-    const panel = [...app.shell.widgets('main')].find(
-        w => w.context && w.context.path.endsWith(name));
+MODEL_FACTS = "name => { " + _PANEL + """
     if (!panel || !panel.content.model) return null;
     const model = panel.content.model, cells = [];
     for (let i = 0; i < model.cells.length; i++) {
@@ -257,18 +258,9 @@ def _print(rep: dict) -> None:
     print(f"    screenshot: {rep['screenshot']}", flush=True)
 
 
-SAVE = """async name => {
-    const panel = [...window.jupyterapp.shell.widgets('main')].find(
-        w => w.context && w.context.path.endsWith(name));
-    await panel.context.save();
-    return panel.context.model.dirty;
-}"""
-
-RESTART = """async name => {
-    const panel = [...window.jupyterapp.shell.widgets('main')].find(
-        w => w.context && w.context.path.endsWith(name));
-    await panel.sessionContext.session.kernel.restart();
-}"""
+# Save, or restart the kernel of, the open notebook.
+SAVE = "async name => { " + _PANEL + " await panel.context.save(); }"
+RESTART = "async name => { " + _PANEL + " await panel.sessionContext.session.kernel.restart(); }"
 
 
 def save_and_reopen(page, base: str, nb: Path, work: Path, rep: dict, out: Path) -> dict:
