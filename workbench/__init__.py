@@ -39,6 +39,8 @@ Inspect
     kernel.info(arch).args / .resources  KernelInfo, KernelArg, Resources, KernelDescriptor
     kernel.isa / kernel.isa_for(arch)    Listing: print() shows the ISA with source lines
     kernel.occupancy(block, arch)        Occupancy: waves/SIMD and the limiter (live explorer)
+    kernel.matrix_instructions(arch)     the MFMA/WMMA instructions its ISA uses (what a tl.dot
+        or an MFMA builtin became), counts, lines; [0].A is one's register layout
     occupancy(resources, arch, block)    the same from plain numbers
     occupancy_table(arch, vgprs=...)     OccupancyTable: resource ranges -> waves/SIMD
     register_budget(arch, vgprs)         one SIMD's VGPR file split into its waves, per wave

@@ -98,7 +98,9 @@ def compile(
         line = source.count("\n", 0, source.index("\0")) + first_line
         raise ArgumentValueError(f"compile(source): the source holds a NUL byte (line {line} of "
                                  f"{filename}); is it a binary file? Remove the NUL bytes")
-    archs = (arch,) if isinstance(arch, str) else tuple(arch)
+    # "gfx942,gfx950" as %%hipkernel --arch and wb.triton take it
+    archs = (tuple(a.strip() for a in arch.split(",") if a.strip()) if isinstance(arch, str)
+             else tuple(arch))
     if not archs:
         raise ArgumentValueError("compile() needs at least one arch")
     names = tuple(dict.fromkeys(get_arch(a).name for a in archs))  # validates, dedups

@@ -88,6 +88,16 @@ class Kernel(Displayable):
         """The ISA listing (with source lines) of one arch."""
         return self.module.isa(self.name, arch)
 
+    def matrix_instructions(self, arch: str | None = None):
+        """The MFMA/WMMA instructions of one arch's ISA, most used first, each with its
+        register layouts from the catalog (``workbench.matrix_use.MatrixUses``: a table;
+        ``[0]`` or ``["v_mfma_..."]`` is the MatrixInstruction, ``.A`` its A operand)."""
+        from ..matrix_use import matrix_uses
+
+        info = self.info(arch)
+        return matrix_uses(self.isa_for(info.arch), info.arch, info.resources.wave_size,
+                           self.name)
+
     def pressure(self, arch: str | None = None):
         """Live VGPRs, AGPRs and SGPRs at each instruction of one arch's ISA, their peaks and
         where they are, the compiler's allocation and the occupancy thresholds

@@ -129,6 +129,11 @@ class TritonKernel:
     def resources(self):
         return self.kernel.resources
 
+    def matrix_instructions(self, arch: str | None = None):
+        """The MFMA/WMMA instructions the last specialization's ``tl.dot`` became (per arch),
+        with their register layouts: ``kern.matrix_instructions()[0].A``."""
+        return self.kernel.matrix_instructions(arch)
+
     @property
     def metadata(self) -> dict[str, Any]:
         """Triton's metadata of the last specialization (first arch)."""

@@ -73,7 +73,18 @@ def _trace(trace: Any) -> Any:
     return TraceSummary()
 
 
+def _matrix_uses(uses: Any) -> Any:
+    from .table_view import TableView
+
+    return TableView(uses.rows(), uses.header, title=uses.summary(), sortable=False,
+                     notes=["counts are instructions in the code, not executions; "
+                            "[0] (or [mnemonic]) is the instruction: its .A, .B, .C are the "
+                            "register layouts"]
+                     if uses.uses else ())
+
+
 _BY_CLASS = {
+    "workbench.matrix_use.MatrixUses": _matrix_uses,
     "workbench.runtime.kernel.Kernel": _kernel,
     "workbench.isa.Listing": _listing,
     "workbench.occupancy.Occupancy": _occupancy,
