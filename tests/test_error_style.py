@@ -93,8 +93,8 @@ def _valid(name: str, fname: str):
         pytest.importorskip("triton", reason="the optional triton package is not installed")
         import importlib.util
 
-        path = Path(__file__).parent / "triton_front" / "tutorial_kernels.py"
-        spec = importlib.util.spec_from_file_location("tutorial_kernels", path)
+        path = Path(__file__).parents[1] / "kernels" / "triton" / "tutorial.py"
+        spec = importlib.util.spec_from_file_location("tutorial", path)
         mod = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(mod)
         return mod.add_kernel
