@@ -238,3 +238,26 @@ def test_trace_check_and_timing_launch_as_triton_does():
     assert rep.chip.name == "mi300x" and rep.seconds > 0
     with pytest.raises(LaunchError, match="grid must be 1 to 3 ints"):
         sm[(8.0,)](*args, BLOCK=128)
+
+
+def test_strided_tensors_are_passed_as_triton_passes_them():
+    """Triton passes a tensor's data_ptr() and the kernel walks the strides it is given: b.T
+    (a transposed view) and a numpy column slice launch and give the product of the views."""
+    k = wb.triton(matmul_kernel, arch="gfx942")
+    M = N = K = 64
+    a = torch.randn(M, K, dtype=torch.bfloat16)
+    b = torch.randn(N, K, dtype=torch.bfloat16).T  # strides (1, K)
+    out, _ = T.matmul(k, a, b, out_dtype=torch.float32)
+    assert (out - a.float() @ b.float()).abs().max() < 1e-3
+    wide = np.random.default_rng(0).standard_normal((M, 100)).astype(np.float16)[:, :K]
+    out, _ = T.matmul(k, torch.from_numpy(wide), torch.from_numpy(wide.T.copy()),
+                      out_dtype=torch.float32)
+    ref = torch.from_numpy(wide).float() @ torch.from_numpy(wide.T.copy()).float()
+    assert (out - ref).abs().max() < 1e-2
+
+
+def test_a_negative_stride_is_refused_by_name():
+    k = wb.triton(add_kernel, arch="gfx942")
+    x = np.arange(64, dtype=np.float32)[::-1]
+    with pytest.raises(LaunchError, match="argument 'x_ptr'.*negative"):
+        k[(1,)](x, x, np.zeros(64, np.float32), 64, BLOCK=64)

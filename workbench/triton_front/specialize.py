@@ -254,8 +254,35 @@ def kernel_values(spec: Spec, values: dict[str, Any]) -> list[Any]:
             elif isinstance(v, np.ndarray) or hasattr(v, "data_ptr"):
                 raise LaunchError(f"argument {n!r} is a {t} scalar in this specialization but "
                                   f"got an array")
+        else:
+            v = span_view(v, n)
         out.append(v)
     return out
+
+
+def span_view(v: Any, name: str) -> Any:
+    """A strided tensor (``b.T``, a slice) as the memory it spans from its first element: a 1-D
+    view of the same memory, as Triton passes only ``data_ptr()`` and the kernel walks the
+    strides it is given. Contiguous arrays and other objects come back unchanged."""
+    is_torch = hasattr(v, "data_ptr") and hasattr(v, "is_contiguous")
+    if not (is_torch or isinstance(v, np.ndarray)):
+        return v
+    if (v.is_contiguous() if is_torch else v.flags.c_contiguous) or v.ndim == 0:
+        return v
+    strides = v.stride() if is_torch else tuple(s // v.itemsize for s in v.strides)
+    if any(s < 0 for s in strides) or (not is_torch and any(s % v.itemsize
+                                                            for s in v.strides)):
+        raise LaunchError(f"argument {name!r}: a tensor with negative or unaligned strides "
+                          f"{tuple(strides)} cannot be passed as a pointer; pass "
+                          f"tensor.contiguous()")
+    if 0 in v.shape:
+        return v.reshape(-1)[:0] if is_torch else v.reshape(-1)[:0]
+    span = 1 + sum((d - 1) * s for d, s in zip(v.shape, strides))
+    if is_torch:
+        import torch
+
+        return torch.as_strided(v, (span,), (1,))
+    return np.lib.stride_tricks.as_strided(v, (span,), (v.itemsize,))
 
 
 _SIG_ITEM = re.compile(r"^\s*([A-Za-z_]\w*)\s*\((.*)\)\s*$", re.S)
