@@ -6,7 +6,8 @@ VENV    := .venv
 BIN     := $(VENV)/bin
 STAMP   := $(VENV)/.hipwb-installed
 # triton: wb.triton / %%triton (tests/triton_front and the Triton notebook need it)
-EXTRAS  ?= dev,pybind,sweep,triton
+# wave: wb.wave (tests/wave_front needs it)
+EXTRAS  ?= dev,pybind,sweep,triton,wave
 # Jupyter refuses to start as root unless told (containers, CI images, Binder-like hosts).
 ROOTOPT := $(shell [ "$$(id -u)" = 0 ] && echo --allow-root)
 # The documentation (docs/conf.py): every warning and broken reference fails (-W -n), all pages

@@ -55,7 +55,7 @@ LAYERS: dict[str, int] = {
     "workbench.runtime": 3,
     "workbench.widgets": 4,
     "workbench.magics": 5, "workbench.cli": 5, "workbench.doctor": 5, "workbench.corpus": 5,
-    "workbench.sweeps": 5, "workbench.triton_front": 5,
+    "workbench.sweeps": 5, "workbench.triton_front": 5, "workbench.wave_front": 5,
     "workbench": 5,
 }
 NAMES = ["models", "compiler", "emu", "runtime", "widgets", "front doors"]

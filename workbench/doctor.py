@@ -223,6 +223,7 @@ def _python(rep: DoctorReport) -> None:
     if missing:
         rep.fixes.append(f"{sys.executable} -m pip install {' '.join(missing)}")
     _triton(rep)
+    _wave(rep)
 
 
 def _triton(rep: DoctorReport) -> None:
@@ -236,6 +237,21 @@ def _triton(rep: DoctorReport) -> None:
                             ok=ver is not None, required=False))
     if ver is None:
         rep.fixes.append(f"For Triton kernels (wb.triton, %%triton): {INSTALL}")
+
+
+def _wave(rep: DoctorReport) -> None:
+    """The optional Wave front end (wb.wave): wave-lang's version and the IREE compiler and
+    runtime it builds with, none imported."""
+    from .wave_front.availability import INSTALL, PINNED, versions
+
+    found = versions()
+    for dist, ver in found.items():
+        note = "" if ver in (None, PINNED[dist]) else f" (hipwb is tested with {PINNED[dist]})"
+        rep.add("Python", Check(dist, f"{ver}{note}: wb.wave" if ver else
+                                "not installed (wb.wave needs it)",
+                                ok=ver is not None, required=False))
+    if None in found.values():
+        rep.fixes.append(f"For Wave kernels (wb.wave): {INSTALL}")
 
 
 @checked
