@@ -36,6 +36,7 @@ from __future__ import annotations
 import inspect
 import os
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -43,6 +44,14 @@ from IPython.core.interactiveshell import InteractiveShell
 
 from workbench import CompileError, compiler
 from workbench.toolchain import ToolchainError, find_toolchain
+
+# Wave's on-disk kernel cache (wave_lang/kernel/wave/cache.py, read when wave_lang is first
+# imported) writes its files in place and evicts whole entries past 16: two workers compiling
+# the same Wave kernel at once (tests/wave_front and notebook 08, whose Jupyter kernel inherits
+# this environment) could read each other's half-written entry. One cache per worker, kept
+# between runs; a WAVE_CACHE_DIR the user set is left alone.
+os.environ.setdefault("WAVE_CACHE_DIR", str(Path(tempfile.gettempdir()) / (
+    f"hipwb-test-wave-cache-{os.environ.get('PYTEST_XDIST_WORKER', 'main')}")))
 
 
 def _lacks_gfx950() -> bool:

@@ -135,7 +135,14 @@ def test_one_code_object_per_arch():
     kern = wb.wave(fn, hyper, arch="gfx942,gfx950")
     assert kern.archs == ("gfx942", "gfx950")
     assert kern.module["gfx950"].elf != kern.module["gfx942"].elf
-    assert kern.module.mlir_for("gfx950") != kern.module.mlir_for("gfx942")  # target attrs
+    # both stage A and B through LDS: Wave's promotion rewrites the kernel's memory types in
+    # place, and a second compile of the same kernel must not see that (build.py)
+    for arch in kern.archs:
+        assert kern.kernel.info(arch).resources.lds_bytes > 0
+        assert kern.module.mlir_for(arch).count("memref.alloc") >= 1
+        assert "s_barrier" in {i.mnemonic for i in kern.isa_for(arch)}
+    again = wb.wave(fn, hyper, arch="gfx950", waves_per_eu=2)  # a third compile of fn
+    assert again.resources.lds_bytes == kern.kernel.info("gfx950").resources.lds_bytes
     torch.manual_seed(2)
     a = torch.randn(128, 64, dtype=torch.float16)
     b = torch.randn(128, 64, dtype=torch.float16)

@@ -18,6 +18,7 @@ import re
 import struct
 import tempfile
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -119,7 +120,8 @@ def build(kernel: Any, hyperparams: dict, archs: tuple[str, ...],
             opts = WaveCompileOptions(subs=dict(hyperparams), target=arch, dump_binaries=d,
                                       **options)
             try:
-                compiled = wave_compile(opts, kernel)
+                with kept_address_spaces(kernel):
+                    compiled = wave_compile(opts, kernel)
             except Exception as e:  # Wave raises from sympy, its passes, and iree-compile
                 raise compile_error(name, arch, e, hyperparams, options) from None
             dumped = sorted(Path(d).glob("*.hsaco"))
@@ -160,6 +162,28 @@ def build(kernel: Any, hyperparams: dict, archs: tuple[str, ...],
                       kernel_name=symbol, abi=abi, mlir_text=mlir, launch_info=first,
                       hyperparams={str(k): v for k, v in hyperparams.items()},
                       wave_options=dict(options), origin=origin)
+
+
+@contextmanager
+def kept_address_spaces(kernel: Any):
+    """Restore the address space of each ``Memory`` parameter of ``kernel`` after a compile.
+
+    Why: Wave 3.9.1's shared-memory promotion sets the parameter's memory type to global in
+    place (``wave_lang/kernel/wave/promotion.py``: ``custom_node.memory_type.address_space =
+    GLOBAL_ADDRESS_SPACE``), and that type object belongs to the kernel's signature: a second
+    compile of the same kernel (another arch, other hyperparameters) would read A and B from
+    global memory with no LDS at all, and Wave's cache, whose key leaves the address space out,
+    would keep that kernel under the first one's key."""
+    import inspect
+
+    types = [p.annotation for p in inspect.signature(kernel._f).parameters.values()
+             if hasattr(p.annotation, "address_space")]
+    saved = [t.address_space for t in types]
+    try:
+        yield
+    finally:
+        for t, space in zip(types, saved):
+            t.address_space = space
 
 
 def hsaco_from_vmfb(vmfb: bytes | None, name: str, arch: str) -> bytes:
