@@ -51,6 +51,7 @@ LAYERS: dict[str, int] = {
     "workbench.cache_files": 1, "workbench.amdgpu_elf": 1, "workbench.loader": 1,
     "workbench.layouts.probes": 1, "workbench.inline_sites": 1,
     "workbench.operand_roles": 1, "workbench.pressure": 1, "workbench.matrix_use": 1,
+    "workbench.kernel_views": 1,
     "workbench.emu": 2,
     "workbench.runtime": 3,
     "workbench.widgets": 4,

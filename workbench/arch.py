@@ -38,7 +38,7 @@ Peak numbers are dense (no sparsity) and use the clock in `clock_ghz`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
@@ -473,3 +473,21 @@ def get(name: str | Arch) -> Arch:
         raise ArgumentValueError(
             f"unknown arch {name!r}; known archs: {', '.join(ARCHS)}"
         ) from None
+
+
+def parse_list(arch: str | Sequence[str]) -> tuple[str, ...]:
+    """``"gfx942"``, ``"gfx942,gfx950"`` or a list of names -> the arch names, validated,
+    normalised and in order, repeats dropped (the ``arch=`` of wb.triton and wb.wave)."""
+    items = [a.strip() for a in arch.split(",")] if isinstance(arch, str) else list(arch)
+    if not items or not all(isinstance(a, str) and a for a in items):
+        raise ArgumentValueError(f"arch: one or more gfx targets, e.g. 'gfx942' or "
+                                 f"'gfx942,gfx950', got {arch!r}")
+    out: list[str] = []
+    for a in items:
+        try:
+            name = get(a).name
+        except (KeyError, ValueError) as e:
+            raise ArgumentValueError(f"arch {a!r}: {e}") from None
+        if name not in out:
+            out.append(name)
+    return tuple(out)

@@ -16,12 +16,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from ..arch import parse_list as parse_archs
 from ..argument_types import checked
 from ..errors import ArgumentValueError
 from .availability import PINNED, TritonNotInstalled, require, version
 from .build import TritonCompileError, TritonModule
 from .kernel import TritonKernel
-from .specialize import parse_archs
 
 __all__ = ["PINNED", "TritonCompileError", "TritonKernel", "TritonModule", "TritonNotInstalled",
            "triton", "version"]

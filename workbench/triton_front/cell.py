@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import kernel_binding
+from ..arch import parse_list
 from ..errors import HipwbError
 from . import specialize
 from .availability import TritonNotInstalled, require
@@ -105,7 +106,7 @@ def run_cell(user_ns: dict, args: argparse.Namespace, cell: str, first_line: int
         require("%%triton")
     except TritonNotInstalled as e:
         raise CellTritonNotInstalled(str(e)) from None
-    archs = specialize.parse_archs(args.arch) if args.arch else default_archs
+    archs = parse_list(args.arch) if args.arch else default_archs
     options = {"num_warps": args.num_warps, "num_stages": args.num_stages,
                **_options(args.option)}
     sigs = {}

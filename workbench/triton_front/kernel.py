@@ -18,13 +18,14 @@ from typing import Any
 import numpy as np
 
 from ..errors import ArgumentTypeError, LaunchError
+from ..kernel_views import KernelViews
 from . import specialize as sp
 from .build import TritonModule, build, check_options
 
 _MAX_SPECS = 64
 
 
-class TritonKernel:
+class TritonKernel(KernelViews):
     """A @triton.jit function made launchable by hipwb (``wb.triton`` / ``%%triton``).
 
     Launch: ``kern[grid](*args, **constexprs)`` (the default device: the emulator without a
@@ -117,22 +118,6 @@ class TritonKernel:
 
     def ir_for(self, arch: str):
         return self.module.ir_for(arch)
-
-    @property
-    def isa(self):
-        return self.kernel.isa
-
-    def isa_for(self, arch: str | None = None):
-        return self.kernel.isa_for(arch)
-
-    @property
-    def resources(self):
-        return self.kernel.resources
-
-    def matrix_instructions(self, arch: str | None = None):
-        """The MFMA/WMMA instructions the last specialization's ``tl.dot`` became (per arch),
-        with their register layouts: ``kern.matrix_instructions()[0].A``."""
-        return self.kernel.matrix_instructions(arch)
 
     @property
     def metadata(self) -> dict[str, Any]:

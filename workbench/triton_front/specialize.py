@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -75,25 +74,6 @@ class Spec:
                   if t == "constexpr"}
         attrs = {(i,): backend.parse_attr(a) for i, a in enumerate(self.attrs) if a}
         return sig, consts, attrs
-
-
-def parse_archs(arch: str | Sequence[str]) -> tuple[str, ...]:
-    """``"gfx942"``, ``"gfx942,gfx950"`` or a list -> arch names hipwb knows."""
-    from ..arch import get
-
-    items = [a.strip() for a in arch.split(",")] if isinstance(arch, str) else list(arch)
-    if not items or not all(isinstance(a, str) and a for a in items):
-        raise ArgumentValueError(f"arch: one or more gfx targets, e.g. 'gfx942' or "
-                                 f"['gfx942', 'gfx950'], got {arch!r}")
-    out = []
-    for a in items:
-        try:
-            name = get(a).name
-        except (KeyError, ValueError) as e:
-            raise ArgumentValueError(f"arch {a!r}: {e}") from None
-        if name not in out:
-            out.append(name)
-    return tuple(out)
 
 
 def _hashable(v: Any) -> Any:

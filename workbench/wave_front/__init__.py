@@ -16,8 +16,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ..arch import parse_list as parse_archs
 from ..argument_types import checked
-from ..errors import ArgumentTypeError, ArgumentValueError
+from ..errors import ArgumentTypeError
 from .abi import WaveAbiError
 from .availability import INSTALL, PINNED, WaveNotInstalled, require, version, versions
 from .build import WaveCompileError, WaveModule
@@ -69,25 +70,6 @@ def wave(kernel: Any, hyperparams: Mapping[Any, Any], *,
         _MEMO.clear()
     _MEMO[key] = (kernel, kern)
     return kern
-
-
-def parse_archs(arch: str | Sequence[str]) -> tuple[str, ...]:
-    """``"gfx942"``, ``"gfx942,gfx950"`` or a list -> arch names hipwb knows, in order."""
-    from ..arch import get
-
-    items = [a.strip() for a in arch.split(",")] if isinstance(arch, str) else list(arch)
-    if not items or not all(isinstance(a, str) and a for a in items):
-        raise ArgumentValueError(f"arch: one or more gfx targets, e.g. 'gfx942' or "
-                                 f"'gfx942,gfx950', got {arch!r}")
-    out: list[str] = []
-    for a in items:
-        try:
-            name = get(a).name
-        except (KeyError, ValueError) as e:
-            raise ArgumentValueError(f"arch {a!r}: {e}") from None
-        if name not in out:
-            out.append(name)
-    return tuple(out)
 
 
 def _key(mapping: Mapping[Any, Any]) -> tuple:

@@ -15,13 +15,14 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import LaunchError
+from ..kernel_views import KernelViews
 from .build import WaveModule
 
 _TIMING_KW = ("chip", "flops", "max_rows", "budget", "timeout", "clock", "force",
               "max_emulation_seconds")
 
 
-class WaveKernel:
+class WaveKernel(KernelViews):
     """A Wave kernel compiled by ``wb.wave``, launchable on hipwb's devices.
 
     Launch: ``kern(*args)`` (the default device: the emulator without a GPU),
@@ -58,17 +59,6 @@ class WaveKernel:
         return self.module.mlir
 
     @property
-    def isa(self):
-        return self.kernel.isa
-
-    def isa_for(self, arch: str | None = None):
-        return self.kernel.isa_for(arch)
-
-    @property
-    def resources(self):
-        return self.kernel.resources
-
-    @property
     def signature(self) -> str:
         """The call as the Wave function declares it: ``gemm(a, b, c)``."""
         return self.abi.signature()
@@ -93,11 +83,6 @@ class WaveKernel:
     def grid_for(self, *args: Any) -> tuple[int, int, int]:
         """The grid a launch with these arguments would have (nothing runs)."""
         return self.abi.bind(args)[1]
-
-    def matrix_instructions(self, arch: str | None = None):
-        """The MFMA/WMMA instructions Wave's ``tkw.mma`` became (per arch), with their
-        register layouts: ``kern.matrix_instructions()[0].A``."""
-        return self.kernel.matrix_instructions(arch)
 
     def occupancy(self, arch: str | None = None):
         """Occupancy at Wave's block size (its LDS is the code object's static LDS)."""
