@@ -59,7 +59,7 @@ $(STAMP): pyproject.toml
 
 # Every notebook as a user meets it: Run All in JupyterLab in chromium (0 errors, 0 console
 # errors, every widget drawn), then save, restart the kernel and reopen (every widget output shows
-# its static picture; the file stays small). make test does this for 00, 02 and 06.
+# its static picture; the file stays small). make test does this for 00, 02, 06 and 07.
 e2e-full: setup chromium
 	PYTHONPATH=$(CURDIR) $(BIN)/python tools/run_all_in_lab.py --save-reopen
 

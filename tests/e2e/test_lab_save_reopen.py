@@ -1,4 +1,4 @@
-"""Run All, save, restart the kernel, reopen: notebooks 00, 02 and 06 in JupyterLab in chromium.
+"""Run All, save, restart the kernel, reopen: notebooks 00, 02, 06 and 07 in JupyterLab in chromium.
 
 Why: a returning user opens a notebook they ran and saved; the kernel behind it is new, so no
 live widget has its model any more. hipwb-lab must draw each widget output's saved static
@@ -19,7 +19,7 @@ from labserver import CHROMIUM, FLAGS, REPO
 
 NOTEBOOKS = [REPO / "notebooks" / n for n in
              ("00_getting_started.ipynb", "02_lds_bank_conflicts.ipynb",
-              "06_wave_specialization.ipynb")]
+              "06_wave_specialization.ipynb", "07_triton.ipynb")]
 ARTIFACTS = Path(os.environ.get("HIPWB_E2E_ARTIFACTS", REPO / "build" / "e2e"))
 RUN_ALL_TIMEOUT_S = 240
 
@@ -66,9 +66,9 @@ def test_run_all_then_reopen_shows_static_pictures(reports, name):
 
 
 def test_the_pictured_notebooks_have_widgets(reports):
-    """The check means something: 00 and 02 save live widget outputs (06 may have none)."""
-    assert reports["00_getting_started.ipynb"]["widget_outputs_saved"] >= 3
-    assert reports["02_lds_bank_conflicts.ipynb"]["widget_outputs_saved"] >= 3
+    """The check means something: 00, 02 and 07 save live widget outputs (06 may have none)."""
+    for name in ("00_getting_started.ipynb", "02_lds_bank_conflicts.ipynb", "07_triton.ipynb"):
+        assert reports[name]["widget_outputs_saved"] >= 3, name
 
 
 @pytest.mark.parametrize("name", [nb.name for nb in NOTEBOOKS])
