@@ -17,6 +17,7 @@ output text, which the tutorials may reword.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import tempfile
 import time
@@ -356,14 +357,17 @@ def test_sweep_view_hover_shows_the_parameters_and_a_tap_opens_the_report(ran):
     assert "Pareto front" in text and "modelled GB/s" in text
     cell.screenshot(path=str(ARTIFACTS / "sweep-view-hover.png"))
     ran.mouse.click(at["x"], at["y"])
-    # the tapped point's report replaces the "computing the modelled report" line
-    out = cell.locator(".jp-OutputArea-output", has_text="modelled timing")
+    # the tapped point's report replaces the "computing the modelled report for ... (row 0)
+    # ..." line: "VEC=... (row 0):" then the report (the sweep view's own hint also says
+    # "modelled timing", so the wait is for the report's heading line)
+    out = cell.locator(".jp-OutputArea-output", has_text=re.compile(r"\(row [^)]*\):"))
     try:
         out.first.wait_for(state="visible", timeout=60_000)
     except sync_api.TimeoutError:
         cell.screenshot(path=str(ARTIFACTS / "sweep-view-tap-missing.png"))
         raise
-    assert "VEC=" in out.first.inner_text() and "(row " in out.first.inner_text()
+    text = out.first.inner_text()
+    assert "VEC=" in text and "modelled timing" in text.split("(row ", 1)[1], text
     cell.screenshot(path=str(ARTIFACTS / "sweep-view-report.png"))
 
 
