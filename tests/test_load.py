@@ -296,3 +296,13 @@ def test_hipwb_inspect_reports_a_code_object_file(compiled, tmp_path):
     assert "occupancy" in r.stdout and "ds_read" in r.stdout
     r = subprocess.run([*cmd, "/bin/ls"], capture_output=True, text=True, timeout=120)
     assert r.returncode == 1 and "not an AMDGPU ELF" in r.stderr
+
+
+def test_a_launch_on_an_arch_not_loaded_says_load_one(compiled):
+    from workbench.errors import LaunchError
+
+    m = wb.load(compiled["gfx942"].elf)
+    x, y = _inputs()
+    with pytest.raises(LaunchError, match=r"emulator:gfx950 runs gfx950 code objects: load a "
+                                          r"code object built for gfx950"):
+        m.smooth.on("emulator:gfx950")[2, 128](x, y, np.int32(5), np.float32(0.5))

@@ -292,6 +292,14 @@ class Module:
     def from_cache(self) -> bool:
         return all(co.from_cache for co in self.objects.values())
 
+    def add_arch_hint(self, arch: str) -> str:
+        """How to get a code object for ``arch`` into a module like this one (the end of the
+        error a launch on a device of another arch raises)."""
+        if not self.source:  # wb.load: the code objects came from elsewhere
+            return f"load a code object built for {arch} (wb.load takes a list, one per arch)"
+        both = ",".join((*self.archs, arch))
+        return f"compile with --arch {arch} (or add it, e.g. --arch {both})"
+
 
 def kernel_infos(raws: list[RawKernel], arch: str, params: dict[str, Any] | None = None,
                  remarks: dict[str, dict[str, str]] | None = None) -> dict[str, KernelInfo]:

@@ -261,3 +261,13 @@ def test_a_negative_stride_is_refused_by_name():
     x = np.arange(64, dtype=np.float32)[::-1]
     with pytest.raises(LaunchError, match="argument 'x_ptr'.*negative"):
         k[(1,)](x, x, np.zeros(64, np.float32), 64, BLOCK=64)
+
+
+def test_a_launch_on_an_arch_not_built_says_how_to_add_it():
+    k = wb.triton(add_kernel, arch="gfx942")
+    x = torch.randn(64)
+    with pytest.raises(LaunchError, match=r"give wb.triton arch='gfx942,gfx950' "
+                                          r"\(%%triton --arch gfx942,gfx950\)"):
+        k.on("emulator:gfx950")[(1,)](x, x, torch.empty(64), 64, BLOCK=64)
+    with pytest.raises(LaunchError, match="mi355x runs gfx950 code objects: give wb.triton"):
+        k.timing[(1,)](x, x, torch.empty(64), 64, BLOCK=64, chip="mi355x")

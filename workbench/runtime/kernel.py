@@ -215,8 +215,7 @@ class Kernel(Displayable):
         if dev.arch not in self.module.archs:
             raise LaunchError(
                 f"{self.name} was compiled for {', '.join(self.module.archs)} but {dev.name} "
-                f"runs {dev.arch} code objects: compile with --arch {dev.arch} (or add it, "
-                f"e.g. --arch {','.join((*self.module.archs, dev.arch))})")
+                f"runs {dev.arch} code objects: {self.module.add_arch_hint(dev.arch)}")
         return self.info(dev.arch)
 
     @staticmethod
@@ -439,8 +438,8 @@ class _TimingLauncher:
             raise LaunchError(str(e)) from None
         if ch.arch not in k.module.archs:
             raise LaunchError(f"{k.name} was compiled for {', '.join(k.module.archs)} but "
-                              f"{ch.name} runs {ch.arch} code objects: compile with --arch "
-                              f"{ch.arch}")
+                              f"{ch.name} runs {ch.arch} code objects: "
+                              f"{k.module.add_arch_hint(ch.arch)}")
         info = k.info(ch.arch)
         grid3 = normalize_dims(self.grid, "grid")
         block3 = normalize_dims(self.block, "block")

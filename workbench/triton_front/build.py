@@ -70,6 +70,10 @@ class TritonModule(Module):
     metadata: dict[str, dict[str, Any]] = field(default_factory=dict, repr=False)
     triton_options: dict[str, Any] = field(default_factory=dict)
 
+    def add_arch_hint(self, arch: str) -> str:
+        both = ",".join((*self.archs, arch))
+        return f"give wb.triton arch='{both}' (%%triton --arch {both})"
+
     @property
     def ir(self) -> IRStages:
         """The IR stages of the first arch: ``module.ir["ttgir"]``."""

@@ -63,6 +63,9 @@ class WaveModule(Module):
     wave_options: dict[str, Any] = field(default_factory=dict)
     origin: dict[str, str] = field(default_factory=dict)
 
+    def add_arch_hint(self, arch: str) -> str:
+        return f"give wb.wave arch='{','.join((*self.archs, arch))}'"
+
     @property
     def mlir(self) -> str:
         """The MLIR Wave generated for the first arch (what IREE compiled)."""
