@@ -16,10 +16,11 @@ Compile and launch
         (optional: pip install 'hip-workbench[triton]'), launched as Triton does:
         kern[grid](x, y, out, n, BLOCK=1024); kern.module (a Module: every view below),
         kern.ir["ttgir"], kern.isa (with the Python lines); %%triton cells bind the same
-    wave(kernel, hyperparams, arch="gfx942", **options) -> WaveKernel: a @tkw.wave kernel
-        compiled by Wave through IREE (optional: pip install 'hip-workbench[wave]'), called as
-        Wave does: kern(a, b, c); kern.module (a Module: every view below), kern.mlir,
-        kern.isa, kern.trace(...), kern.check(...), kern.timing(..., chip="mi300x")
+    wave(kernel, hyperparams, arch="gfx942", wave_schedule=None, **options) -> WaveKernel:
+        a @tkw.wave kernel compiled by Wave through IREE (optional: pip install
+        'hip-workbench[wave]'), called as Wave does: kern(a, b, c); kern.module (a Module:
+        every view below), kern.mlir, kern.isa, kern.trace(...), kern.check(...),
+        kern.timing(..., chip="mi300x")
     module["name"] / module.name / module.get_function("name") -> Kernel (the object the
         magic binds); module["gfx942"] -> CodeObject
     kernel[grid, block](*args)      launch on the default device (GPU, else the emulator)

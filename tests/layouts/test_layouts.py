@@ -56,8 +56,9 @@ def test_catalog_counts():
               for a in layouts.archs()}
     assert counts["gfx90a"] == {64: 27}
     assert counts["gfx942"] == {64: 32}
-    # 4 f16/bf16 + 4 f8f6f4 (scaled and not) + the 30 gfx942 MFMAs gfx950 keeps (all but xf32)
-    assert counts["gfx950"] == {64: 38}
+    # 4 f16/bf16 + 2 i8 + 4 f8f6f4 (scaled and not) + the 30 gfx942 MFMAs gfx950 keeps (all
+    # but xf32)
+    assert counts["gfx950"] == {64: 40}
     for a in ("gfx1100", "gfx1102", "gfx1151"):
         assert counts[a] == {32: 6, 64: 6}
     assert counts["gfx1201"] == {32: 22, 64: 22}  # 11 dense WMMA + 11 sparse SWMMAC

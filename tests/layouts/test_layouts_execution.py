@@ -147,6 +147,7 @@ def test_gfx950_f16_bf16_shapes_are_emitted_and_proven():
     if find_toolchain().clang_major < 20:
         pytest.skip("gfx950 needs LLVM >= 20")
     new = {f"v_mfma_f32_{s}_{t}" for s in ("16x16x32", "32x32x16") for t in ("f16", "bf16")}
+    new |= {"v_mfma_i32_16x16x64_i8", "v_mfma_i32_32x32x32_i8"}  # and the two int8 shapes
     proven = {i.name for i in INSTRS["gfx950"]}
     assert new <= proven
     kept = {n for n in layouts.names(ARCH) if n in layouts.names("gfx950")

@@ -21,7 +21,8 @@ if TC.clang_major < 20 or not os.path.exists(TC.tool("llvm-mc")):
 
 GFX942 = layouts.list("gfx942")
 NEW_GFX950 = {f"v_mfma_f32_{s}_{t}" for s in ("16x16x32", "32x32x16") for t in ("f16", "bf16")} | {
-    f"v_mfma_{sc}f32_{s}_f8f6f4" for sc in ("", "scale_") for s in ("16x16x128", "32x32x64")}
+    f"v_mfma_{sc}f32_{s}_f8f6f4" for sc in ("", "scale_") for s in ("16x16x128", "32x32x64")} | {
+    "v_mfma_i32_16x16x64_i8", "v_mfma_i32_32x32x32_i8"}
 
 
 def _reg(base: int, n: int) -> str:

@@ -204,6 +204,29 @@ def test_compile_error_names_the_file_line(tmp_path):
     assert e.value.line == 8 and e.value.arch == "gfx942"
 
 
+def test_an_mlir_verifier_error_names_the_file_line(tmp_path, capsys):
+    # Triton raises only "RuntimeError: error encountered during parsing" for an op MLIR's
+    # verifier rejects (here tl.atomic_cas with a scalar cmp against a block of pointers); the
+    # reason and the line are in the diagnostic MLIR writes to file descriptor 2, and Triton
+    # prints the whole module to stdout
+    import importlib.util
+
+    src = tmp_path / "cas_kernel.py"
+    src.write_text("import triton\nimport triton.language as tl\n\n\n@triton.jit\n"
+                   "def cas(p_ptr, BLOCK: tl.constexpr):\n"
+                   "    offs = tl.arange(0, BLOCK)\n"
+                   "    tl.atomic_cas(p_ptr + offs, 0, offs)\n")
+    spec = importlib.util.spec_from_file_location("cas_kernel", src)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    with pytest.raises(TritonCompileError, match=r"cas_kernel.py line 8: Triton cannot compile "
+                       r"cas for gfx942: 'tt.atomic_cas' op failed to verify that ptr type "
+                       r"matches cmp type\n    tl.atomic_cas") as e:
+        wb.triton(mod.cas, signature="*i32", constexprs={"BLOCK": 64})
+    assert e.value.line == 8
+    assert "tt.func" in e.value.output and "tt.func" not in capsys.readouterr().out
+
+
 def test_a_kernel_that_uses_its_scratch_launches(monkeypatch):
     # Triton's floating-point sanitizer (instrumentation_mode="fpsan") keeps per-program state
     # in the profile scratch: its metadata asks for profile_scratch_size bytes per program,

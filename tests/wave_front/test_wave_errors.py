@@ -80,11 +80,58 @@ def test_wrong_count_and_kind_are_named(gemm):
         kern(a, b)
     with pytest.raises(LaunchError, match=r"argument b .* is a buffer but got int"):
         kern(a, 3, c)
-    with pytest.raises(LaunchError, match=r"'c' of gemm .* must be contiguous"):
+    with pytest.raises(LaunchError, match=r"argument c .* is written by the kernel, so it must "
+                                          r"be contiguous in memory \(Wave would write a "
+                                          r"contiguous copy and drop it\)"):
         kern(a, b, np.zeros((64, 128), np.float32)[:, ::2])
 
 
+def test_what_waves_launchers_take_an_input_may_be(gemm):
+    """As Wave's launchers (wave_lang/runtime/launch.py; run_utils.invoke_with_wave_runtime):
+    a strided input runs as a contiguous copy (its decode attention test passes v.permute()),
+    and an input may be longer in its first dimension, which no address depends on (its paged
+    decode attention passes S + 1 offsets for Memory[S]); an output may be neither, and a float
+    buffer takes no other element type of its width."""
+    kern, _, _ = gemm
+    a, b, c = _operands()
+    wide = np.zeros((64, 128), np.float16)
+    wide[:, ::2] = a
+    longer = np.concatenate([b, np.full((16, 64), np.nan, np.float16)])
+    kern(wide[:, ::2], longer, c)
+    np.testing.assert_allclose(c, a.astype(np.float32) @ b.astype(np.float32).T, atol=2e-4,
+                               rtol=1e-5)
+    assert wide[:, 1::2].sum() == 0  # the copy was read, the caller's array left alone
+    with pytest.raises(LaunchError, match=r"argument c .* must have shape \(64, 64\).*got "
+                                          r"\(80, 64\)"):
+        kern(a, b, np.zeros((80, 64), np.float32))
+    with pytest.raises(LaunchError, match=r"argument b .* must have shape \(64, 64\).*got "
+                                          r"\(48, 64\)"):
+        kern(a, b[:48].copy(), c)
+    with pytest.raises(LaunchError, match=r"argument c .* holds float32 elements, got a int32"):
+        kern(a, b, np.zeros((64, 64), np.int32))
+
+
 # -- wb.wave's arguments and Wave's compile errors -----------------------------------------
+def test_a_manual_schedule_goes_with_schedule_manual(gemm):
+    from wave_lang.kernel.wave.scheduling.schedule_enums import SchedulingType
+
+    _, fn, hyper = gemm
+    with pytest.raises(ArgumentValueError, match=r"schedule=SchedulingType.MANUAL needs the "
+                                                 r"manual schedule: give it as wave_schedule="):
+        wb.wave(fn, hyper, schedule=SchedulingType.MANUAL)
+    with pytest.raises(ArgumentValueError, match=r"wave_schedule must be a manual schedule .*"
+                                                 r"got function"):
+        wb.wave(fn, hyper, wave_schedule=lambda: None, schedule=SchedulingType.MANUAL)
+    from wave_lang.kernel.wave.wave_schedule import wave_schedule
+
+    @wave_schedule()
+    def nothing():
+        pass
+
+    with pytest.raises(ArgumentValueError, match=r"runs a wave_schedule only with "
+                                                 r"schedule=SchedulingType.MANUAL"):
+        wb.wave(fn, hyper, wave_schedule=nothing)
+
 def test_a_missing_hyperparameter_is_named(gemm):
     _, fn, hyper = gemm
     h = {k: v for k, v in hyper.items() if str(k) != "BLOCK_M"}

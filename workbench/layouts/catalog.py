@@ -158,6 +158,12 @@ _GFX950 = (
     ("v_mfma_f32_16x16x32_bf16", 16, 32, "bf16", ("v4f", "v8bf", "v8bf", "v4f"), 4),
     ("v_mfma_f32_32x32x16_f16", 32, 16, "f16", ("v16f", "v8h", "v8h", "v16f"), 8),
     ("v_mfma_f32_32x32x16_bf16", 32, 16, "bf16", ("v16f", "v8bf", "v8bf", "v16f"), 8),
+    # int8 with K doubled (CDNA4-ISA V_MFMA_I32_16X16X64_I8 / V_MFMA_I32_32X32X32_I8; builtins
+    # int4/int16 (int4 a, int4 b, C), clang's gfx950 builtin Sema test): 16 consecutive k per
+    # lane, the CdnaInput rule (IREE IREEGPUAttrs.cpp mfmaLhs16xK(64) / mfmaLhs32xK(32): 16
+    # elements per thread along K), int32 C/D in the f32 layout; passes SCHED (llvm-mca 4 / 8).
+    ("v_mfma_i32_16x16x64_i8", 16, 64, "i8", ("v4i", "v4i", "v4i", "v4i"), 4),
+    ("v_mfma_i32_32x32x32_i8", 32, 32, "i8", ("v16i", "v4i", "v4i", "v16i"), 8),
 )
 
 # gfx950 f8f6f4 MFMAs: one builtin (__builtin_amdgcn_mfma_scale_f32_*_f8f6f4(A, B, C, fmtA,
@@ -291,15 +297,19 @@ def _cdna(arch: str, family: str) -> list[MatrixInstruction]:
     return out
 
 
+_ACC = {"f16": "f32", "bf16": "f32", "i8": "i32"}  # the accumulator of a _GFX950 input type
+
+
 def _gfx950(arch: str) -> list[MatrixInstruction]:
     return [MatrixInstruction(
         name=name, arch=arch, family="cdna4", m=m, n=m, k=k, blocks=1, a_type=t, b_type=t,
-        c_type="f32", d_type="f32", wave_size=64, cycles=4 * passes, passes=passes,
+        c_type=_ACC[t], d_type=_ACC[t], wave_size=64, cycles=4 * passes, passes=passes,
         timing_source=_SCHED950,
         builtin="__builtin_amdgcn_" + name[2:], builtin_types=types, builtin_form="mfma",
-        a_placer=CdnaInput(m, k, 1, 16), b_placer=CdnaInput(m, k, 1, 16),
+        a_placer=CdnaInput(m, k, 1, _BITS[t]), b_placer=CdnaInput(m, k, 1, _BITS[t]),
         cd_placer=CdnaOutput(m, m, 1, 32), min_llvm=20,
-        source="composable_kernel warp_gemm_attribute_mfma_impl.hpp lane constants")
+        source="composable_kernel warp_gemm_attribute_mfma_impl.hpp lane constants" if t != "i8"
+        else "IREE-MMA (IREEGPUAttrs.cpp getSingleSubgroupLayout): the CdnaInput rule")
         for name, m, k, t, types, passes in _GFX950]
 
 

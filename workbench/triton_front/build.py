@@ -12,7 +12,13 @@ shown at the kernel's line that called it, like a header's).
 
 from __future__ import annotations
 
+import contextlib
+import io
 import linecache
+import os
+import re
+import sys
+import tempfile
 import time
 import warnings
 from dataclasses import dataclass, field, replace
@@ -42,6 +48,7 @@ class TritonCompileError(HipwbError, RuntimeError):
     def __init__(self, message: str, line: int | None = None, arch: str | None = None):
         super().__init__(message)
         self.line, self.arch = line, arch
+        self.output = ""  # what Triton printed while it failed (a failed verify: the module)
 
 
 class IRStages(dict):
@@ -162,11 +169,19 @@ def build(fn: Any, spec: Spec, archs: tuple[str, ...], options: dict[str, Any]) 
             # Triton 3.9 warns once that its FP-fusion default will change; the default applies
             # (enable_fp_fusion= chooses), the warning would only repeat in every notebook.
             warnings.filterwarnings("ignore", message="TRITON_DEFAULT_FP_FUSION")
+            native: list[str] = []
+            printed = io.StringIO()
             try:
-                k = triton.compile(src, target=GPUTarget("hip", arch, wave_size(arch)),
-                                   options=dict(options))
+                with _native_stderr(native), contextlib.redirect_stdout(printed):
+                    k = triton.compile(src, target=GPUTarget("hip", arch, wave_size(arch)),
+                                       options=dict(options))
             except Exception as e:  # Triton raises CompilationError, and RuntimeError from MLIR
-                raise compile_error(fn, e, arch) from None
+                err = compile_error(fn, e, arch, "".join(native))
+                # a failed verification also prints the whole module: kept, not shown
+                err.output = printed.getvalue() + "".join(native)
+                raise err from None
+            sys.stdout.write(printed.getvalue())  # what it printed on the way, as it was
+            sys.stderr.write("".join(native))
         hsacos.append(k.asm["hsaco"])
         stages[arch] = IRStages(arch, {s: v for s, v in k.asm.items()
                                        if isinstance(v, str) and s != "source"})
@@ -206,11 +221,51 @@ def _named(info: Any, spec: Spec, name: str) -> Any:
     return replace(info, args=tuple(out))
 
 
-def compile_error(fn: Any, e: Exception, arch: str) -> TritonCompileError:
-    """A Triton failure as a TritonCompileError naming the file line and the arch."""
+@contextlib.contextmanager
+def _native_stderr(into: list[str]):
+    """What native code writes to file descriptor 2 meanwhile, appended to ``into``: MLIR
+    prints a verifier's diagnostic there ("<file>:<line>:<col>: error: ..."), while Triton
+    raises only "RuntimeError: error encountered during parsing"."""
+    try:
+        sys.stderr.flush()
+        saved = os.dup(2)
+    except (OSError, ValueError):
+        yield
+        return
+    with tempfile.TemporaryFile() as tmp:
+        os.dup2(tmp.fileno(), 2)
+        try:
+            yield
+        finally:
+            with contextlib.suppress(OSError, ValueError):
+                sys.stderr.flush()
+            os.dup2(saved, 2)
+            os.close(saved)
+            tmp.seek(0)
+            into.append(tmp.read().decode(errors="replace"))
+
+
+_DIAGNOSTIC = re.compile(r"^(.+?):(\d+):\d+: error: (.*)$", re.M)
+
+
+def compile_error(fn: Any, e: Exception, arch: str, native: str = "") -> TritonCompileError:
+    """A Triton failure as a TritonCompileError naming the file line and the arch (for MLIR's
+    failures, from the diagnostic it printed to ``native``)."""
     from triton.compiler.errors import CompilationError
 
     text, filename = source_of(fn)
+    diag = next((m for m in _DIAGNOSTIC.finditer(native)
+                 if m[1] == fn.fn.__code__.co_filename), None) or _DIAGNOSTIC.search(native)
+    if diag is not None and not isinstance(e, CompilationError):
+        own = diag[1] == fn.fn.__code__.co_filename
+        line = int(diag[2]) if own else None
+        lines = text.splitlines()
+        name = "cell" if filename == CELL_FILE else filename
+        where = f"{name} line {line}" if line else name
+        snippet = f"\n    {lines[line - 1].strip()}" if line and 0 < line <= len(lines) else ""
+        at = "" if own else f" (at {diag[1].rsplit('/', 1)[-1]}:{diag[2]})"
+        return TritonCompileError(f"{where}: Triton cannot compile {fn.__name__} for {arch}: "
+                                  f"{diag[3].strip()}{at}{snippet}", line, arch)
     if isinstance(e, CompilationError):
         line = _file_line(e, text, fn)
         msg = (getattr(e, "error_message", None) or str(e)).strip()

@@ -25,7 +25,7 @@ from typing import Any
 from .. import kernel_binding
 from ..arch import parse_list
 from ..errors import HipwbError
-from . import specialize
+from . import specialize, tuning
 from .availability import TritonNotInstalled, require
 from .build import CELL_FILE, TritonCompileError
 from .kernel import TritonKernel
@@ -109,6 +109,7 @@ def run_cell(user_ns: dict, args: argparse.Namespace, cell: str, first_line: int
     archs = parse_list(args.arch) if args.arch else default_archs
     options = {"num_warps": args.num_warps, "num_stages": args.num_stages,
                **_options(args.option)}
+    config = options.pop("config", None)  # --option config=i: an @triton.autotune config
     sigs = {}
     for s in args.signature:
         try:
@@ -144,13 +145,15 @@ def run_cell(user_ns: dict, args: argparse.Namespace, cell: str, first_line: int
     kernels: dict[str, TritonKernel] = {}
     for name, fn in jits.items():
         spec = None
+        jit, layers = tuning.unwrap(fn)
         if name in sigs:
             try:
-                spec = specialize.explicit(fn, *sigs[name])
+                spec = specialize.explicit(jit, *sigs[name])
             except ValueError as e:
                 raise CellError(f"%%triton --signature {name}: {e}") from None
         try:
-            kernels[name] = TritonKernel(fn, archs=archs, options=options, spec=spec)
+            kernels[name] = TritonKernel(fn, archs=archs, options=options, spec=spec,
+                                         config=config if tuning.configs(layers) else None)
         except TritonCompileError as e:
             raise CellError(f"%%triton: {e}") from None
         except ValueError as e:
@@ -159,8 +162,10 @@ def run_cell(user_ns: dict, args: argparse.Namespace, cell: str, first_line: int
 
 
 def _is_cell_jit(v: Any, path: str) -> bool:
-    fn = getattr(v, "fn", None)
-    return (hasattr(v, "params") and hasattr(v, "cache_key")
+    """A @triton.jit function of the cell, also inside @triton.autotune / @triton.heuristics."""
+    jit = tuning.unwrap(v)[0]
+    fn = getattr(jit, "fn", None)
+    return (tuning.is_jit(jit)
             and getattr(getattr(fn, "__code__", None), "co_filename", None) == path)
 
 

@@ -17,9 +17,10 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import ArgumentTypeError, LaunchError
+from ..errors import ArgumentTypeError, KernelFault, LaunchError
 from ..kernel_views import KernelViews
 from . import specialize as sp
+from . import tuning
 from .build import TritonModule, build, check_options
 
 _MAX_SPECS = 64
@@ -37,10 +38,13 @@ class TritonKernel(KernelViews):
     """
 
     def __init__(self, fn: Any, *, archs: tuple[str, ...], options: dict[str, Any],
-                 spec: sp.Spec | None = None, device: Any = None):
-        sp.params(fn)  # a @triton.jit function, else a clear error
-        self.fn = fn
-        self.name = fn.__name__
+                 spec: sp.Spec | None = None, device: Any = None, config: int | None = None):
+        # the @triton.jit function inside any @triton.autotune / @triton.heuristics (tuning)
+        self.fn, self.wrappers = tuning.unwrap(fn)
+        sp.params(self.fn)  # a @triton.jit function, else a clear error
+        self.config = tuning.check_config(self.wrappers, config)
+        self._reset_keys: set = set()
+        self.name = self.fn.__name__
         self.archs = archs
         self.options = check_options(dict(options))
         self._spec = spec  # the user's signature, if given
@@ -70,9 +74,19 @@ class TritonKernel(KernelViews):
             hit = self._modules[key] = build(self.fn, spec, self.archs, check_options(opts))
         return hit
 
-    def _resolve(self, args: tuple, kwargs: dict) -> tuple[TritonModule, dict, sp.Spec]:
-        """(module of this call's specialization, parameter values and options, spec)."""
-        kwargs = dict(kwargs)
+    @property
+    def configs(self) -> list[Any]:
+        """The @triton.autotune configs (``triton.Config``); a launch uses
+        ``configs[config]`` (``wb.triton(fn, config=i)``, default 0). [] without autotune."""
+        return tuning.configs(self.wrappers)
+
+    def _resolve(self, args: tuple, kwargs: dict) -> tuple[TritonModule, dict, sp.Spec, list]:
+        """(module of this call's specialization, parameter values and options, spec, the
+        wrappers' hooks to run before a launch)."""
+        names = {p.name for p in sp.params(self.fn)}
+        kwargs, hooks = tuning.apply(self.wrappers, args, kwargs, self.config,
+                                     lambda k: k in names or k in sp.LAUNCH_OPTIONS,
+                                     self._reset_keys)
         if self._spec is not None:  # the signature's constexprs, unless the launch gives them
             for i, (n, v) in enumerate(zip(self._spec.names, self._spec.types)):
                 if v == "constexpr" and i >= len(args) and n not in kwargs:
@@ -85,7 +99,7 @@ class TritonKernel(KernelViews):
         module = self._build(spec, options)
         self._last = module
         # what a grid callable reads: the parameters, and the options (num_warps, ...) too
-        return module, {**self.options, **options, **values}, spec
+        return module, {**self.options, **options, **values}, spec, hooks
 
     def specialize(self, *args: Any, **kwargs: Any) -> Any:
         """The hipwb Kernel of the specialization these arguments need (compiled if new),
@@ -199,7 +213,7 @@ class _Launch:
                  if key in _TIMING_KW and self.mode == "timing"}
         names = {p.name for p in sp.params(k.fn)}
         device = (kwargs.pop("device", None) if "device" not in names else None) or k._device
-        module, values, spec = k._resolve(args, kwargs)
+        module, values, spec, hooks = k._resolve(args, kwargs)
         grid = self.grid(values) if callable(self.grid) else self.grid
         grid = (grid,) if isinstance(grid, (int, np.integer)) else grid
         if (not isinstance(grid, (tuple, list)) or not 1 <= len(grid) <= 3
@@ -213,6 +227,17 @@ class _Launch:
         kern = module[k.name]
         if device is not None:
             kern = kern.on(device)
+        for hook in hooks:  # the autotune config's pre_hook, Triton's post-tuning reset
+            hook()
+        try:
+            return self._launch(kern, module, grid, block, launch_args, device, extra)
+        except KernelFault as e:
+            if e.address is not None and e.address < 4096 and _uses_hostcall(kern, module):
+                e.args = (f"{e.args[0]}\n{_HOSTCALL}", *e.args[1:])
+            raise
+
+    def _launch(self, kern: Any, module: TritonModule, grid: tuple, block: int,
+                launch_args: list, device: Any, extra: dict) -> Any:
         # Triton's kernels take their LDS as dynamic shared memory (metadata.shared bytes,
         # hipModuleLaunchKernel's sharedMemBytes in Triton's AMD launcher)
         if self.mode == "timing":
@@ -233,6 +258,21 @@ class _Launch:
         arch = _device_arch(_trace_device(kern))
         launcher = kern.trace if self.mode == "trace" else kern.check
         return launcher[grid, block, _lds(module, arch)](*launch_args)
+
+
+# Triton's tl.device_print / tl.device_assert (and debug=True's overflow checks, which assert)
+# print through OCKL's hostcall service (ROCm-Device-Libs ockl/src/hostcall_impl.cl): the kernel
+# reads the hidden_hostcall_buffer argument and waits for a host thread to serve its packets.
+_HOSTCALL = ("This kernel calls the HIP hostcall service (hidden_hostcall_buffer), through "
+             "which Triton's tl.device_print and tl.device_assert print (debug=True's overflow "
+             "checks too); the emulator has no host to serve it (the buffer is null), so that "
+             "call faulted. Run without them (and without debug=True) on the emulator; on a "
+             "GPU they print.")
+
+
+def _uses_hostcall(kern: Any, module: TritonModule) -> bool:
+    return any(h.kind == "hidden_hostcall_buffer" for arch in module.archs
+               for h in kern.info(arch).hidden_args)
 
 
 def _device_arch(device: Any) -> str | None:

@@ -17,8 +17,12 @@ A dynamic symbol's value is read from the shape of the first buffer that has it 
 (``LaunchableWave.symbols_args_map``, ``wave_lang/kernel/wave/wave.py``), and the grid is Wave's
 ``kernel_launch_info.grid`` evaluated with the symbols bound to scalar arguments and then the
 dynamic symbols, as ``invoke_with_wave_runtime`` does (``wave_lang/kernel/wave/utils/
-run_utils.py``). Every other dimension is fixed by the hyperparameters at compile time, so an
-array of another shape is refused before the launch, naming the parameter.
+run_utils.py``). Every other dimension is fixed by the hyperparameters at compile time (for a
+``Memory`` with a physical layout, by the layout), so an array of another shape is refused
+before the launch, naming the parameter; only where Wave's launchers, which check nothing, are
+relied on by Wave's own templates and tests is there more latitude (``Abi._buffer``: a
+read-only buffer may be strided or longer in its first dimension; integer ``Memory`` takes any
+elements of its width as raw bits).
 """
 
 from __future__ import annotations
@@ -33,7 +37,7 @@ import numpy as np
 
 from ..codeobject import KernelArg
 from ..errors import ArgumentTypeError, HipwbError, LaunchError
-from ..runtime.args import array_dtype, is_array
+from ..runtime.args import array_dtype, contiguous, is_array
 
 # Element type of a buffer -> the C type hipwb's launch checks arrays against (runtime/
 # ctypes_map.py); fp8 tensors go to 8-bit pointers (runtime/args.py), packed sub-byte types to
@@ -60,6 +64,9 @@ class Param:
     dtype: str  # buffer element / scalar type as numpy names it: "float16", "int32"
     shape: tuple[Any, ...] = ()  # buffer: the symbolic shape (sympy expressions)
     symbol: str | None = None  # scalar bound to an index symbol (SymbolBind): its name
+    # buffer with a physical layout (tkl.MemoryLayout): the array's shape, None where it is
+    # the symbolic shape's dimension at that position (dispatch_codegen.get_dynamic_dims)
+    layout: tuple[Any, ...] | None = None
 
     @property
     def dims(self) -> str:
@@ -79,12 +86,20 @@ def params(kernel: Any) -> tuple[Param, ...]:
     for i, name in enumerate(inspect.signature(fn).parameters):
         hint = hints.get(name)
         if inspect.isclass(hint) and issubclass(hint, Memory):
-            if getattr(hint, "physical_layout", None) is not None:
-                raise ArgumentTypeError(
-                    f"wb.wave: {kernel._name} parameter {name} has a physical layout "
-                    f"({hint}); hipwb launches Memory parameters laid out by their shape only")
+            shape = tuple(hint.symbolic_shape)
+            layout = getattr(hint, "physical_layout", None)
+            if layout is not None:
+                # Wave sizes the memref by the layout, its unknown (None) dimensions from the
+                # symbolic dimensions at the same positions (codegen/emitter.py, the buffer's
+                # reinterpret_cast), so both have one rank
+                layout = tuple(layout.shape)
+                if len(layout) != len(shape):
+                    raise ArgumentTypeError(
+                        f"wb.wave: {kernel._name} parameter {name} has a physical layout of "
+                        f"rank {len(layout)} ({hint}) for a shape of rank {len(shape)}; hipwb "
+                        f"launches layouts of the shape's rank only")
             dt = _torch_name(wave_dtype_to_torch, hint.dtype, name, kernel)
-            out.append(Param(name, i, "buffer", str(hint), dt, tuple(hint.symbolic_shape)))
+            out.append(Param(name, i, "buffer", str(hint), dt, shape, layout=layout))
             continue
         symbol = None
         if inspect.isclass(hint) and issubclass(hint, SymbolBind):
@@ -226,17 +241,65 @@ class Abi:
 
     def _buffer(self, p: Param, v: Any, values: dict[str, int]) -> Any:
         where = f"{self.name}: argument {p.name} ({p.wave_type})"
-        want = tuple(_dim(d, values) for d in p.shape)
+        dims = p.shape if p.layout is None else tuple(
+            d if phys is None else phys for d, phys in zip(p.shape, p.layout))
+        want = tuple(_dim(d, values) for d in dims)
         got = tuple(int(n) for n in v.shape)
+        # The first dimension of a buffer the kernel only reads changes no address (row-major
+        # strides leave it out) and Wave's launchers check no shape: it may be longer (Wave's
+        # paged decode attention reads S + 1 entries of request_indices: Memory[S]), and is
+        # free when a dynamic symbol read from another argument sizes it (its extend
+        # attention's kv_indices: Memory[N_KV], N_KV read from k; the kernel reads only the
+        # entries its index arrays name, and the emulator faults on any read past the array)
+        if (got != want and p.name not in self.outputs and len(got) == len(want) and got
+                and got[1:] == want[1:] and (isinstance(want[0], int) and got[0] >= want[0]
+                                            or self._sized_elsewhere(p, dims[0]))):
+            got = want
         if got != want:
-            sizes = ", ".join(f"{d}={w}" for d, w in zip(p.shape, want) if str(d) != str(w))
+            sizes = ", ".join(f"{d}={w}" for d, w in zip(dims, want) if str(d) != str(w))
             raise LaunchError(f"{where} must have shape {want} ({sizes}; the kernel was "
                               f"compiled for these sizes), got {got}")
         dt = array_dtype(v)
         if dt != p.dtype:
-            raise LaunchError(f"{where} holds {p.dtype} elements, got a {dt} "
-                              f"{type(v).__name__}")
-        return v
+            # integer Memory that a kernel bitcasts (Wave's scaled-MMA kernels read fp4/fp8
+            # data and e8m0 scales as i8) takes any elements of its width, as raw bits: Wave's
+            # tests pass uint8 and float8_e5m2 tensors (wave_gemm_mxfp_test.py)
+            if _INT_BYTES.get(p.dtype) != _itemsize(v):
+                raise LaunchError(f"{where} holds {p.dtype} elements, got a {dt} "
+                                  f"{type(v).__name__}")
+            v = _as_bits(v, p.dtype)
+        if contiguous(v):
+            return v
+        # Wave's launchers run a strided tensor as a contiguous copy (wave_lang/runtime/
+        # launch.py, Launchable.__call__; run_utils.invoke_with_wave_runtime): right for a
+        # buffer the kernel only reads (Wave's decode attention test passes v.permute(...)),
+        # while the writes to a copy of an output would never reach the caller's array
+        if p.name in self.outputs:
+            raise LaunchError(f"{where} is written by the kernel, so it must be contiguous in "
+                              f"memory (Wave would write a contiguous copy and drop it); pass "
+                              f"a contiguous array and copy it back into the view yourself")
+        return v.contiguous() if hasattr(v, "contiguous") else v.copy(order="C")
+
+    def _sized_elsewhere(self, p: Param, dim: Any) -> bool:
+        """Whether ``dim`` holds a dynamic symbol read from another argument than ``p``."""
+        names = {s.name for s in getattr(dim, "free_symbols", ())}
+        return any(self.sources[s][0] != p.index for s in self.dynamic if s in names)
+
+
+_INT_BYTES = {"int8": 1, "int16": 2, "int32": 4, "int64": 8}
+
+
+def _itemsize(v: Any) -> int:
+    return int(v.element_size()) if hasattr(v, "element_size") else int(v.itemsize)
+
+
+def _as_bits(v: Any, dtype: str) -> Any:
+    """``v``'s memory viewed as ``dtype`` elements of the same width (no copy)."""
+    if hasattr(v, "element_size"):  # torch
+        import torch
+
+        return v.view(getattr(torch, dtype))
+    return v.view(dtype)
 
 
 def _dim(d: Any, values: dict[str, int]) -> int | str:

@@ -105,10 +105,34 @@ def check_options(options: dict[str, Any]) -> dict[str, Any]:
     return options
 
 
+def check_schedule(schedule: Any, options: dict[str, Any]) -> None:
+    """A manual schedule is a ``@wave_schedule.wave_schedule()`` function (a WaveSchedule),
+    which Wave runs with ``schedule=SchedulingType.MANUAL`` only (``LaunchableWave.
+    _trace_and_get_kernel_signature``) and needs there."""
+    from wave_lang.kernel.wave.scheduling.schedule_enums import SchedulingType
+    from wave_lang.kernel.wave.wave_schedule import WaveSchedule
+
+    manual = options.get("schedule") == SchedulingType.MANUAL
+    if schedule is None:
+        if manual:
+            raise ArgumentValueError("wb.wave: schedule=SchedulingType.MANUAL needs the manual "
+                                     "schedule: give it as wave_schedule=")
+        return
+    if not isinstance(schedule, WaveSchedule):
+        raise ArgumentValueError(
+            f"wb.wave: wave_schedule must be a manual schedule (a function decorated with "
+            f"@wave_schedule.wave_schedule()), got {type(schedule).__name__}; a scheduling "
+            f"strategy is the option schedule=SchedulingType...")
+    if not manual:
+        raise ArgumentValueError("wb.wave: Wave runs a wave_schedule only with "
+                                 "schedule=SchedulingType.MANUAL; give that option too")
+
+
 def build(kernel: Any, hyperparams: dict, archs: tuple[str, ...],
-          options: dict[str, Any]) -> WaveModule:
-    """Compile ``kernel`` with ``hyperparams`` for each arch and load the code objects as one
-    module, their arguments named after the Wave function's parameters."""
+          options: dict[str, Any], schedule: Any = None) -> WaveModule:
+    """Compile ``kernel`` with ``hyperparams`` (and a manual ``schedule``) for each arch and
+    load the code objects as one module, their arguments named after the Wave function's
+    parameters."""
     require()
     from wave_lang.kernel.wave.compile import wave_compile
     from wave_lang.kernel.wave.compile_options import WaveCompileOptions
@@ -124,7 +148,7 @@ def build(kernel: Any, hyperparams: dict, archs: tuple[str, ...],
                                       **options)
             try:
                 with kept_address_spaces(kernel):
-                    compiled = wave_compile(opts, kernel)
+                    compiled = wave_compile(opts, kernel, schedule)
             except Exception as e:  # Wave raises from sympy, its passes, and iree-compile
                 raise compile_error(name, arch, e, hyperparams, options) from None
             dumped = sorted(Path(d).glob("*.hsaco"))

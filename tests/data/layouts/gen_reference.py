@@ -191,6 +191,17 @@ cdna([], [], 32, 32, 16, 1, 16, lambda b, i, k: ([32 * (k // 8) + i], (k % 8) //
      "lane 32*floor(k/8)+i, element k%8", S950, o_32x32, "identical to 32x32x8", S950,
      archs_extra=[(G950, ["v_mfma_f32_32x32x16_f16", "v_mfma_f32_32x32x16_bf16"])])
 
+# gfx950 int8 with K doubled (IREE compiler/src/iree/compiler/Codegen/Dialect/GPU/IR/
+# IREEGPUAttrs.cpp getSingleSubgroupLayout, MFMA_I32_16x16x64_I8 / MFMA_I32_32x32x32_I8:
+# mfmaLhs16xK(64) / mfmaLhs32xK(32), 16 consecutive k per lane, 4 per VGPR, low byte first).
+SI8 = "IREE IREEGPUAttrs.cpp getSingleSubgroupLayout (MFMA_I32_16x16x64_I8, _32x32x32_I8)"
+cdna([], [], 16, 16, 64, 1, 8, lambda b, i, k: ([16 * (k // 16) + i], (k % 16) // 4, 8 * (k % 4)),
+     "lane 16*floor(k/16)+i, GPR floor(k%16/4), byte k%4", SI8, o_16x16, "as 16x16", SI8,
+     archs_extra=[(G950, ["v_mfma_i32_16x16x64_i8"])])
+cdna([], [], 32, 32, 32, 1, 8, lambda b, i, k: ([32 * (k // 16) + i], (k % 16) // 4, 8 * (k % 4)),
+     "lane 32*floor(k/16)+i, GPR floor(k%16/4), byte k%4", SI8, o_32x32, "as 32x32", SI8,
+     archs_extra=[(G950, ["v_mfma_i32_32x32x32_i8"])])
+
 # gfx950 f8f6f4, default selection cbsz = blgp = 0 (fp8 x fp8): composable_kernel
 # test/mx_mfma_op/mx_mfma_op.hpp "Register Mapping for 16x128 / 32x64 for FP8" tables -- lanes
 # 0-15 | 16-31 | 32-47 | 48-63 hold K0-15 | K16-31 | K32-47 | K48-63 in Reg 0-3 (byte k%4 of Reg

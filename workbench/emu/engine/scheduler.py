@@ -32,6 +32,18 @@ session and the kernel stay usable.
 A barrier that every live wave of the batch reaches together (always so for one-wave
 workgroups) releases at once, without parking.
 
+Spin-waits
+----------
+Waves of different workgroups (or of one) may wait for each other through global memory: a
+ticket or lock taken with an atomic compare-swap in a loop (Triton stream-K and serial split-K
+reductions; ``tl.atomic_cas`` in a ``while``). Min-PC would run the waiting group's loop forever,
+starving the group past it that holds the lock. So a group that has taken ``_SPIN`` backward
+branches in one run while other groups wait yields once: the next pick is the group at the next
+PC above it (round robin: the lowest other group when none is above), which runs up to the next
+group above itself. Waves never depend on another's speed except
+through such waits, so results do not change; structured loops of fewer iterations keep the
+min-PC rejoin.
+
 Check mode
 ----------
 With a ``workbench.emu.observers.check.Checker`` on the trace recorder, the checker sees every step
@@ -86,6 +98,7 @@ class Launch:
 
 
 _TICK = 16  # wave-instructions between two watchdog clock reads (time.monotonic: ~50 ns)
+_SPIN = 1024  # backward branches of one group run before it yields (see "Spin-waits")
 
 
 def _schedule(prog: Any) -> tuple[list, list, list]:
@@ -122,6 +135,7 @@ def run_batch(launch: Launch, st: State, entry: int) -> None:
     # is spent or _TICK wave-instructions have gone by since the last clock read
     check_at = max(budget_left - _TICK, 0)
     g = None
+    yielded = -1  # pc of the group that yielded from a spin-wait: the next pick passes it over
 
     def add(g: Group) -> None:
         other = groups.get(g.pc)
@@ -148,9 +162,17 @@ def run_batch(launch: Launch, st: State, entry: int) -> None:
         with np.errstate(all="ignore"):
             while groups:
                 if chk is None:
-                    pc = min(groups)
-                    g = groups.pop(pc)
-                    nxt = min(groups) if groups else n + 1
+                    if yielded in groups and len(groups) > 1:  # the next group above it
+                        pc = min((p for p in groups if p > yielded),
+                                 default=min(p for p in groups if p != yielded))
+                        g = groups.pop(pc)
+                        nxt = min((p for p in groups if p > pc), default=n + 1)
+                    else:
+                        pc = min(groups)
+                        g = groups.pop(pc)
+                        nxt = min(groups) if groups else n + 1
+                    yielded = -1
+                    spins = 0
                 else:  # check mode: loops yield to the other groups (spin-wait detection)
                     try:
                         pc = chk.pick(groups)
@@ -208,6 +230,12 @@ def run_batch(launch: Launch, st: State, entry: int) -> None:
                             g.pc = pc
                             add(g)
                             break
+                        if pc <= opc and chk is None:
+                            spins += 1
+                            if spins >= _SPIN and groups:  # a spin-wait: let the others run
+                                g.pc = yielded = pc
+                                add(g)
+                                break
                         continue
                     g.pc = pc
                     if k == BARRIER:

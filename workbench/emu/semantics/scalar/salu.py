@@ -299,6 +299,16 @@ def _flbit(x, bits):
     return np.where(nz, bits - 1 - hb, -1)
 
 
+def _flbit_signed(x, bits):
+    """S_FLBIT_I32 / S_FLBIT_I32_I64 (CDNA3 ISA, SOP1 opcodes: "count how many bits in a row
+    (from MSB to LSB) are the same as the sign bit", -1 when all are, i.e. for 0 and -1): the
+    leading-zero count of x with every bit flipped when the sign bit is set."""
+    m = M32 if bits == 32 else U64(0xFFFFFFFFFFFFFFFF)
+    x = _u(x) & m
+    neg = ((x >> U64(bits - 1)) & U64(1)) == U64(1)
+    return _flbit(np.where(neg, ~x & m, x), bits)
+
+
 SOP1 = {
     "s_mov_b32": (False, lambda a, c: (a, None)),
     "s_mov_b64": (True, lambda a, c: (a, None)),
@@ -315,6 +325,8 @@ SOP1 = {
     "s_ff0_i32_b64": (True, lambda a, c: (_ff1(~_u(a), 64), None)),
     "s_flbit_i32_b32": (False, lambda a, c: (_flbit(a, 32), None)),
     "s_flbit_i32_b64": (True, lambda a, c: (_flbit(a, 64), None)),
+    "s_flbit_i32": (False, lambda a, c: (_flbit_signed(a, 32), None)),
+    "s_flbit_i32_i64": (True, lambda a, c: (_flbit_signed(a, 64), None)),
     "s_sext_i32_i8": (False, lambda a, c: ((_u(a) & U64(0xFF)).astype(np.uint8).view(np.int8)
                                            .astype(I64), None)),
     "s_sext_i32_i16": (False, lambda a, c: ((_u(a) & U64(0xFFFF)).astype(np.uint16)
@@ -323,7 +335,7 @@ SOP1 = {
 }
 # 32-bit results of 64-bit-source ops
 _RES32 = {"s_bcnt0_i32_b64", "s_bcnt1_i32_b64", "s_ff1_i32_b64", "s_ff0_i32_b64",
-          "s_flbit_i32_b64"}
+          "s_flbit_i32_b64", "s_flbit_i32_i64"}
 
 
 def _brev32(a):

@@ -216,6 +216,14 @@ op("v_mad_u16", "u16", "u16 u16 u16", lambda a, b, c: a * b + c,
    sat=lambda a, b, c: _i64(a) * _i64(b) + _i64(c))
 op("v_mad_i16", "i16", "i16 i16 i16", lambda a, b, c: a * b + c,
    sat=lambda a, b, c: _i64(a) * _i64(b) + _i64(c))
+# gfx9's VI-encoded forms (LLVM emits v_mad_legacy_u16 for 16-bit index math in Wave's conv):
+# the same product and sum; op_sel[3] = 0 zeroes bits 31:16, op_sel[3] = 1 writes them and keeps
+# 15:0 (CDNA4 ISA §12.11 V_MAD_LEGACY_U16 / V_MAD_LEGACY_I16: "D0 = { 16'0, tmp.u16 }"), which is
+# build_generic's 16-bit write
+op("v_mad_legacy_u16", "u16", "u16 u16 u16", lambda a, b, c: a * b + c,
+   sat=lambda a, b, c: _i64(a) * _i64(b) + _i64(c))
+op("v_mad_legacy_i16", "i16", "i16 i16 i16", lambda a, b, c: a * b + c,
+   sat=lambda a, b, c: _i64(a) * _i64(b) + _i64(c))
 op("v_add_co_u32", "u32", "u32 u32",
    lambda a, b: (a + b, (_u64(a) + _u64(b)) > U64(0xFFFFFFFF)), "co")
 op("v_sub_co_u32", "u32", "u32 u32", lambda a, b: (a - b, _u64(b) > _u64(a)), "co")
