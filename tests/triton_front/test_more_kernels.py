@@ -13,11 +13,9 @@ reported at the end of the run (conftest.py), never asserted.
 
 from __future__ import annotations
 
-import importlib.util
 import math
 from decimal import Context, Decimal
 from fractions import Fraction
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -26,10 +24,7 @@ triton = pytest.importorskip("triton", reason="the optional triton package is no
                              "(pip install 'hip-workbench[triton]'; make setup installs it)")
 torch = pytest.importorskip("torch")
 
-_spec = importlib.util.spec_from_file_location(
-    "triton_more_kernels", Path(__file__).resolve().parent / "more_kernels.py")
-K = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(K)
+import more_kernels as K  # noqa: E402  (after the importorskip; this folder)
 
 ARCHS = ("gfx942", "gfx950")
 _KERNELS: dict = {}

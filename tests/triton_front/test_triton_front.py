@@ -14,19 +14,15 @@ triton = pytest.importorskip("triton", reason="the optional triton package is no
                              "(pip install 'hip-workbench[triton]'; make setup installs it)")
 torch = pytest.importorskip("torch")
 
-import importlib.util  # noqa: E402
-from pathlib import Path  # noqa: E402
+# the tutorial kernels notebook 07 runs (kernels/ is no package: loaded by path)
+from triton_kernel_files import TUTORIAL as T  # noqa: E402
+from triton_kernel_files import write_and_load  # noqa: E402
 
 import workbench as wb  # noqa: E402
 from workbench.errors import LaunchError  # noqa: E402
 from workbench.triton_front import TritonCompileError, TritonKernel, TritonModule  # noqa: E402
 from workbench.triton_front.kernel import _scratch  # noqa: E402
 
-# the tutorial kernels notebook 07 runs (kernels/ is no package: loaded by path)
-_spec = importlib.util.spec_from_file_location(
-    "triton_tutorial", Path(__file__).resolve().parents[2] / "kernels/triton/tutorial.py")
-T = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(T)
 add_kernel, matmul_kernel, softmax_kernel = T.add_kernel, T.matmul_kernel, T.softmax_kernel
 
 ARCHS = ("gfx942", "gfx950")
@@ -188,16 +184,11 @@ def test_bad_arguments_are_named():
 
 
 def test_compile_error_names_the_file_line(tmp_path):
-    import importlib.util
-
-    src = tmp_path / "broken_kernel.py"
-    src.write_text("import triton\nimport triton.language as tl\n\n\n@triton.jit\n"
-                   "def broken(x_ptr, BLOCK: tl.constexpr):\n"
-                   "    offs = tl.arange(0, BLOCK)\n"
-                   "    tl.store(x_ptr + offs, undefined_name)\n")
-    spec = importlib.util.spec_from_file_location("broken_kernel", src)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
+    mod = write_and_load(tmp_path, "broken_kernel",
+                         "import triton\nimport triton.language as tl\n\n\n@triton.jit\n"
+                         "def broken(x_ptr, BLOCK: tl.constexpr):\n"
+                         "    offs = tl.arange(0, BLOCK)\n"
+                         "    tl.store(x_ptr + offs, undefined_name)\n")
     with pytest.raises(TritonCompileError, match=r"broken_kernel.py line 8: .*undefined_name"
                        r"[\s\S]*tl.store\(x_ptr \+ offs, undefined_name\)") as e:
         wb.triton(mod.broken, signature="*fp32", constexprs={"BLOCK": 64})
@@ -209,16 +200,11 @@ def test_an_mlir_verifier_error_names_the_file_line(tmp_path, capsys):
     # verifier rejects (here tl.atomic_cas with a scalar cmp against a block of pointers); the
     # reason and the line are in the diagnostic MLIR writes to file descriptor 2, and Triton
     # prints the whole module to stdout
-    import importlib.util
-
-    src = tmp_path / "cas_kernel.py"
-    src.write_text("import triton\nimport triton.language as tl\n\n\n@triton.jit\n"
-                   "def cas(p_ptr, BLOCK: tl.constexpr):\n"
-                   "    offs = tl.arange(0, BLOCK)\n"
-                   "    tl.atomic_cas(p_ptr + offs, 0, offs)\n")
-    spec = importlib.util.spec_from_file_location("cas_kernel", src)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
+    mod = write_and_load(tmp_path, "cas_kernel",
+                         "import triton\nimport triton.language as tl\n\n\n@triton.jit\n"
+                         "def cas(p_ptr, BLOCK: tl.constexpr):\n"
+                         "    offs = tl.arange(0, BLOCK)\n"
+                         "    tl.atomic_cas(p_ptr + offs, 0, offs)\n")
     with pytest.raises(TritonCompileError, match=r"cas_kernel.py line 8: Triton cannot compile "
                        r"cas for gfx942: 'tt.atomic_cas' op failed to verify that ptr type "
                        r"matches cmp type\n    tl.atomic_cas") as e:

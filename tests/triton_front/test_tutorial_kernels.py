@@ -11,19 +11,13 @@ error are reported at the end of the run (conftest.py), never asserted.
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
 import pytest
 
 triton = pytest.importorskip("triton", reason="the optional triton package is not installed "
                              "(pip install 'hip-workbench[triton]'; make setup installs it)")
 torch = pytest.importorskip("torch")
 
-_spec = importlib.util.spec_from_file_location(
-    "triton_tutorial", Path(__file__).resolve().parents[2] / "kernels/triton/tutorial.py")
-T = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(T)
+from triton_kernel_files import TUTORIAL as T  # noqa: E402  (after the importorskip)
 
 ARCHS = T.ARCHS
 _KERNELS: dict = {}
