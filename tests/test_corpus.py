@@ -100,3 +100,16 @@ def test_console_script(checkout, tmp_path):
     bad = subprocess.run([*hipwb_command(), "corpus", str(checkout / "src" / "oob.hip")],
                          capture_output=True, text=True, env=env, timeout=60)
     assert bad.returncode == 2 and "not a folder" in bad.stderr and "hipwb compile" in bad.stderr
+
+
+def test_a_kernel_spelled_through_a_macro_or_only_launched_is_found(tmp_path):
+    """A library may spell __global__ through its own macro (rocWMMA's samples do); the file
+    still defines (__launch_bounds__) and launches kernels."""
+    (tmp_path / "macro.cpp").write_text(
+        "#define LIB_KERNEL __global__\n"
+        "LIB_KERNEL void __launch_bounds__(64) k(int* p) { p[threadIdx.x] = 1; }\n")
+    (tmp_path / "launch.cpp").write_text(
+        "#include \"k.h\"\nint main() { hipLaunchKernelGGL(k, dim3(1), dim3(64), 0, 0, nullptr); }\n")
+    (tmp_path / "plain.cpp").write_text("int launch_count = 0;  // no kernel here\n")
+    found = [p.name for p in find_sources(tmp_path)]
+    assert found == ["launch.cpp", "macro.cpp"]

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shlex
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -28,7 +29,7 @@ from typing import Any
 
 from .errors import ArgumentValueError
 
-HIP_SUFFIXES = (".hip", ".cpp", ".cu", ".cc", ".cxx")  # .cpp/.cu/.cc/.cxx only with __global__
+HIP_SUFFIXES = (".hip", ".cpp", ".cu", ".cc", ".cxx")  # .cpp/.cu/.cc/.cxx only with a kernel
 SKIP_DIRS = {".git", "build", "node_modules", "__pycache__", ".venv", "venv"}
 SMOKE_BUFFER = 1 << 20  # bytes behind each pointer argument in a smoke run
 SMOKE_INT = 64
@@ -106,9 +107,15 @@ class CorpusReport:
                            "runs": [r.__dict__ for r in f.runs]} for f in self.files]}
 
 
+# a .cpp/.cu/.cc/.cxx file is HIP when it defines or launches a kernel; libraries may spell
+# __global__ through a macro (rocWMMA's samples: `ROCWMMA_KERNEL void __launch_bounds__(256) k`)
+_KERNEL_FILE = re.compile(r"__global__|__launch_bounds__|<<<|\bhip(?:Ext)?LaunchKernel(?:GGL)?\b")
+
+
 def find_sources(root: Path) -> list[Path]:
     """HIP files under ``root``: every ``.hip``, and ``.cpp``/``.cu``/``.cc``/``.cxx`` files
-    that define a ``__global__`` function, skipping build and VCS folders."""
+    that define a kernel (``__global__``, ``__launch_bounds__``) or launch one (``<<<``,
+    ``hipLaunchKernelGGL``, ``hipExtLaunchKernelGGL``), skipping build and VCS folders."""
     out = []
     for dirpath, dirs, files in os.walk(root):
         dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS and not d.startswith("."))
@@ -118,7 +125,7 @@ def find_sources(root: Path) -> list[Path]:
                 out.append(p)
             elif p.suffix in HIP_SUFFIXES:
                 try:
-                    if "__global__" in p.read_text(errors="replace"):
+                    if _KERNEL_FILE.search(p.read_text(errors="replace")):
                         out.append(p)
                 except OSError:
                     continue

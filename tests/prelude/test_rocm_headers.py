@@ -23,9 +23,9 @@ HEADERS = [
     "hip/amd_detail/amd_hip_fp8.h", "hip/amd_detail/amd_hip_cooperative_groups.h",
     "hip/amd_detail/amd_hip_ocp_types.h", "hip/amd_detail/amd_hip_fp4.h",
     "hip/amd_detail/amd_hip_fp6.h", "hip/hip_bfloat16.h", "hip/amd_detail/amd_hip_bfloat16.h",
-    "hip/hip_version.h",
+    "hip/hip_version.h", "hip/hip_ext.h",
     # ROCm's include layout: code built with -I$ROCM_PATH/include/hip drops the prefix
-    "hip_bf16.h", "hip_fp16.h", "hip_fp8.h", "hip_runtime.h", "hip_ext_ocp.h",
+    "hip_bf16.h", "hip_fp16.h", "hip_fp8.h", "hip_runtime.h", "hip_ext_ocp.h", "hip_ext.h",
 ]
 
 

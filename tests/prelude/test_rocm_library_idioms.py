@@ -227,3 +227,88 @@ def test_hiplaunchkernelggl_is_the_function_template_under_hip_template_kernel_l
     with pytest.raises(workbench.CompileError, match="no matching function for call to "
                                                      "'hipLaunchKernelGGL'"):
         workbench.compile(DEDUCED, "gfx942", options=TEMPLATE_FORM)
+
+
+# rocWMMA's idioms: HIP's three-level vector types extended by the library (HIP_vector_base
+# specialized for 8-wide vectors with ext_vector storage read through `.data`, a member of
+# HIP_vector_type defined out of class for one of them), std::min evaluated in an enumerator
+# (libstdc++'s constexpr template, not a device overload), and hipExtLaunchKernelGGL naming a
+# kernel template in host code.
+VECTOR_LEVELS = r"""
+#include <hip/hip_runtime.h>
+#include <hip/hip_ext.h>
+#include <cstdint>
+
+#define LIB_REGISTER(TYPE, RANK)                                                         \
+  template <> struct HIP_vector_base<TYPE, RANK> {                                       \
+    using Native_vec_ = TYPE __attribute__((ext_vector_type(RANK)));                     \
+    union { Native_vec_ data; };                                                         \
+    using value_type = TYPE;                                                             \
+    HIP_vector_base() = default;                                                         \
+    template <typename... A, typename std::enable_if<sizeof...(A) == RANK>::type * = nullptr> \
+    __host__ __device__ constexpr HIP_vector_base(A... a) noexcept : data{a...} {}       \
+    __host__ __device__ constexpr explicit HIP_vector_base(TYPE v) noexcept              \
+        : data((Native_vec_)v) {}                                                        \
+  };
+LIB_REGISTER(float, 8)
+LIB_REGISTER(_Float16, 8)
+
+// the library's increment for its half vectors, defined for one specialization only
+template <>
+__host__ __device__ inline HIP_vector_type<_Float16, 8> &
+HIP_vector_type<_Float16, 8>::operator++() noexcept {
+  return *this += HIP_vector_type<_Float16, 8>{static_cast<_Float16>(0.5f)};
+}
+
+template <uint32_t D> struct io_traits {
+  enum : uint32_t { wave = 64u, stride = std::min(D, wave), rows = wave / stride };
+};
+static_assert(io_traits<16>::stride == 16 && io_traits<256>::rows == 1, "constexpr std::min");
+static_assert(sizeof(HIP_vector_type<float, 8>) == 32 && alignof(HIP_vector_type<float, 8>) == 32,
+              "the library's storage decides the layout");
+
+template <typename T, int SHIFT>
+__global__ void lanes8(const float *in, float *out, T *half_out) {
+  using f8 = HIP_vector_type<float, 8>;
+  using h8 = HIP_vector_type<T, 8>;
+  const int t = threadIdx.x;
+  f8 v;
+  for (int i = 0; i < 8; ++i) v.data[i] = in[8 * t + i];
+  f8 w = v * 2.0f + f8(1.0f);
+  w -= f8(0.f, 1.f, 2.f, 3.f, 4.f, 5.f, 6.f, 7.f);
+  h8 h(static_cast<T>(SHIFT));
+  ++h;
+  h++;
+  float4 q = make_float4(1.f, 2.f, 3.f, 4.f);
+  q.data = q.data * 2.0f;  // ext_vector arithmetic on the storage
+  for (int i = 0; i < 8; ++i) {
+    out[8 * t + i] = w[i] + q[i % 4];
+    half_out[8 * t + i] = h.data[i];
+  }
+}
+
+int main() {
+  hipDeviceptr_t a = nullptr, b = nullptr, c = nullptr;
+  hipEvent_t start, stop;
+  hipEventCreate(&start);
+  hipEventCreate(&stop);
+  hipExtLaunchKernelGGL(lanes8<_Float16, 3>, dim3(1), dim3(64), 0, 0, start, stop, 0,
+                        (const float *)a, (float *)b, (_Float16 *)c);
+  return 0;
+}
+"""
+
+
+@pytest.mark.parametrize("arch", ["gfx942", "gfx1100"])
+def test_a_library_extends_hips_vector_levels_and_hipextlaunchkernelggl_instantiates(arch):
+    mod = workbench.compile(VECTOR_LEVELS, arch)
+    assert mod.kernel_names() == ["lanes8"]  # the one instantiation, named in host code only
+    assert mod[arch].kernels["lanes8"].demangled.startswith("void lanes8<_Float16, 3>(")
+    x = np.arange(8 * 64, dtype=np.float32)
+    out = np.zeros_like(x)
+    half_out = np.zeros(8 * 64, np.float16)
+    Kernel(mod, "lanes8", f"emulator:{arch}")[1, 64](x, out, half_out)
+    lane = np.arange(8 * 64) % 8
+    np.testing.assert_array_equal(out, x * 2 + 1 - lane + 2 * (lane % 4 + 1))
+    # ++h uses the library's definition (+0.5); h++ the prelude's, which calls it
+    np.testing.assert_array_equal(half_out, np.full(8 * 64, 4.0, np.float16))

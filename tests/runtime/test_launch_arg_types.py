@@ -63,7 +63,7 @@ def test_vector_and_typedef_errors_are_clear_and_session_survives(k):
         k[1, 64](*args)
 
     with pytest.raises(LaunchError, match=r"argument 3 'v' of typed is a uint2 = "
-                                          r"__hipwb_vec<unsigned int, 2> .*pass 2 numbers"):
+                                          r"HIP_vector_type<unsigned int, 2> .*pass 2 numbers"):
         call(3, 5)
     with pytest.raises(LaunchError, match=r"'v' .*takes 2 numbers, got 3"):
         call(3, (1, 2, 3))

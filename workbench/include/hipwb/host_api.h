@@ -80,6 +80,9 @@ typedef const struct hipArray *hipArray_const_t;
 typedef struct __hip_texture *hipTextureObject_t;
 typedef struct __hip_surface *hipSurfaceObject_t;
 typedef int hipDevice_t;
+/* a device address as the module API passes it (HIP runtime API reference: `typedef void*
+ * hipDeviceptr_t`) */
+typedef void *hipDeviceptr_t;
 typedef void (*hipStreamCallback_t)(hipStream_t, hipError_t, void *);
 typedef void (*hipHostFn_t)(void *);
 

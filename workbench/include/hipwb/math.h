@@ -191,12 +191,16 @@ __HIPWB_FN_INLINE double max(double __a, double __b) { return __builtin_fmax(__a
 static __host__ inline int min(int __a, int __b) { return __b < __a ? __b : __a; }
 static __host__ inline int max(int __a, int __b) { return __a < __b ? __b : __a; }
 
-/* ---- the same names in namespace std (std::exp(x), std::max(a, b), ...) ---- */
+/* ---- the same names in namespace std (std::exp(x), std::fmax(a, b), ...) ----
+ * Not min/max: std::min and std::max stay libstdc++'s constexpr templates (<algorithm>), as with
+ * clang's HIP wrapper (__clang_hip_cmath.h adds its min/max overloads to the global namespace
+ * only, "they are not part of cmath"). Libraries rely on that: rocWMMA evaluates std::min of two
+ * uint32_t in enumerator initializers, which needs a constexpr function. */
 namespace std {
 using ::abs; using ::ceil; using ::copysign; using ::cos; using ::exp; using ::exp2;
 using ::fabs; using ::floor; using ::fma; using ::fmax; using ::fmin; using ::isfinite;
 using ::isinf; using ::isnan; using ::ldexp; using ::log; using ::log10; using ::log2;
-using ::max; using ::min; using ::nearbyint; using ::pow; using ::rint; using ::round;
+using ::nearbyint; using ::pow; using ::rint; using ::round;
 using ::signbit; using ::sin; using ::sqrt; using ::tan; using ::tanh; using ::trunc;
 } // namespace std
 
