@@ -109,7 +109,8 @@ def test_a_kernel_spelled_through_a_macro_or_only_launched_is_found(tmp_path):
         "#define LIB_KERNEL __global__\n"
         "LIB_KERNEL void __launch_bounds__(64) k(int* p) { p[threadIdx.x] = 1; }\n")
     (tmp_path / "launch.cpp").write_text(
-        "#include \"k.h\"\nint main() { hipLaunchKernelGGL(k, dim3(1), dim3(64), 0, 0, nullptr); }\n")
+        "#include \"k.h\"\n"
+        "int main() { hipLaunchKernelGGL(k, dim3(1), dim3(64), 0, 0, nullptr); }\n")
     (tmp_path / "plain.cpp").write_text("int launch_count = 0;  // no kernel here\n")
     found = [p.name for p in find_sources(tmp_path)]
     assert found == ["launch.cpp", "macro.cpp"]
