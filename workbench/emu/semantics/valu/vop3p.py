@@ -5,8 +5,9 @@ Source selection (CDNA3 ISA "VOP3P"): the low result takes source i's half (or d
 packed f32) ``op_sel[i]``, the high result takes ``op_sel_hi[i]`` (default 1); ``neg_lo[i]`` /
 ``neg_hi[i]`` negate the source for the low / high result. A constant operand fills the low
 half/dword only (LLVM selects it for both results with op_sel_hi = 0, as clang emits).
-v_fma_mix*: ``op_sel_hi[i] = 1`` makes source i an f16 taken from half ``op_sel[i]``, else f32;
-mixlo/mixhi write an f16 into the low/high half and keep the other half.
+v_fma_mix*: ``op_sel_hi[i] = 1`` makes source i an f16 taken from half ``op_sel[i]``, else f32
+(default 0: without op_sel_hi every source is an f32); mixlo/mixhi write an f16 into the
+low/high half and keep the other half.
 """
 from __future__ import annotations
 
@@ -52,7 +53,10 @@ PK32 = {  # packed f32 on register pairs (gfx90a+)
 _T = {"f16": F16, "u16": np.uint16, "i16": np.int16}
 
 
-def _mods(d: Decoded, n: int):
+def _mods(d: Decoded, n: int, sel_hi_default: int = 1):
+    """(op_sel, op_sel_hi, neg_lo, neg_hi, clamp) of a VOP3P instruction's disassembly. LLVM
+    leaves out op_sel_hi when it has its default: all 1s for packed math, all 0s (every source
+    an f32) for v_fma_mix* (llvm-mc encodes `v_fma_mixlo_f16 v0, s0, v0, 0` with OPSEL_HI = 0)."""
     allowed = {"op_sel", "op_sel_hi", "neg_lo", "neg_hi", "clamp"}
     for k in d.mods:
         if k not in allowed:
@@ -62,7 +66,7 @@ def _mods(d: Decoded, n: int):
         v = d.mods.get(name, [default] * n)
         v = v if isinstance(v, list) else [v]
         return [int(x) for x in v] + [default] * (n - len(v))
-    return (lst("op_sel", 0), lst("op_sel_hi", 1), lst("neg_lo", 0), lst("neg_hi", 0),
+    return (lst("op_sel", 0), lst("op_sel_hi", sel_hi_default), lst("neg_lo", 0), lst("neg_hi", 0),
             bool(d.mods.get("clamp")))
 
 
@@ -165,7 +169,7 @@ def _build_pk32(d: Decoded):
 @semantic("v_fma_mix_f32", "v_fma_mixlo_f16", "v_fma_mixhi_f16")
 def _build_mix(d: Decoded):
     dst, *srcs = d.ops
-    sel, sel_hi, neg_lo, _neg_hi, clamp = _mods(d, 3)
+    sel, sel_hi, neg_lo, _neg_hi, clamp = _mods(d, 3, sel_hi_default=0)
     nv = d.kernel.n_vgpr
     rd = [vread32(s, nv, 0, 32, True) for s in srcs]
     absf = [s.abs for s in srcs]
