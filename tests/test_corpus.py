@@ -114,3 +114,24 @@ def test_a_kernel_spelled_through_a_macro_or_only_launched_is_found(tmp_path):
     (tmp_path / "plain.cpp").write_text("int launch_count = 0;  // no kernel here\n")
     found = [p.name for p in find_sources(tmp_path)]
     assert found == ["launch.cpp", "macro.cpp"]
+
+
+def test_smoke_run_gives_dynamic_lds_the_most_the_target_allows(tmp_path):
+    """An extern __shared__ kernel smoke-runs with the largest dynamic LDS its workgroup can
+    have (64 KiB on gfx942 less the static part), so an access at the end of it runs."""
+    (tmp_path / "dyn.hip").write_text(
+        "__global__ void tail(int* out) {\n"
+        "  __shared__ int fixed[64];\n"
+        "  extern __shared__ int dyn[];\n"
+        "  fixed[threadIdx.x] = 1;\n"
+        "  dyn[(65536 - 256) / 4 - 1 - threadIdx.x] = fixed[threadIdx.x];\n"
+        "  out[threadIdx.x] = dyn[(65536 - 256) / 4 - 1 - threadIdx.x];\n"
+        "}\n"
+        "__global__ void beyond(int* out) {\n"
+        "  extern __shared__ int dyn[];\n"
+        "  dyn[65536 / 4 + threadIdx.x] = 1;\n"
+        "}\n")
+    rep = run_corpus(tmp_path, ["gfx942"], run=True, jobs=1)
+    runs = {r.name: r for r in rep.files[0].runs}
+    assert runs["tail"].status == "ran", runs["tail"]
+    assert runs["beyond"].status == "fault", runs["beyond"]

@@ -10,7 +10,8 @@ host-only steps are dropped, as hipwb picks the target itself).
 
 The smoke run (``run=True``) launches each kernel once, on one workgroup of its required size
 (else 64 threads), with every pointer argument a zero-filled buffer of ``SMOKE_BUFFER`` bytes,
-integer scalars ``SMOKE_INT`` and float scalars 1.0: it tells whether the emulator executes
+integer scalars ``SMOKE_INT``, float scalars 1.0 and, for a kernel with an ``extern __shared__``
+array, the most dynamic LDS the target allows a workgroup: it tells whether the emulator executes
 the kernel (``ran``), finds a fault in it with these made-up arguments (``fault``), or lacks
 something (``unsupported``: an instruction, an argument kind). It does not say the results
 are right: that needs the kernel's real inputs and a reference.
@@ -255,6 +256,7 @@ def smoke_run(module: Any, name: str, arch: str) -> KernelRun:
     """One launch of one workgroup on the emulator with made-up arguments (module docstring)."""
     import numpy as np
 
+    from .arch import get as get_arch
     from .emu import EmulatorError, KernelFault, TimeLimitExceeded
     from .emu.engine.launch import EMULATED_ARCHS
     from .runtime.args import element_dtype, vector_type
@@ -281,10 +283,12 @@ def smoke_run(module: Any, name: str, arch: str) -> KernelRun:
             return KernelRun(name, "unsupported", f"argument {a.name or '?'} ({ctype or kind})"
                              " has no smoke-run value")
     block = info.reqd_workgroup_size or (min(64, info.resources.max_flat_workgroup_size), 1, 1)
-    if info.dynamic_shared:
-        return KernelRun(name, "unsupported", "dynamic LDS (extern __shared__)")
+    # extern __shared__: the most the target gives a workgroup (any size the host picks fits)
+    dynamic = (get_arch(arch).lds_bytes_per_workgroup - info.resources.lds_bytes
+               if info.dynamic_shared else 0)
     try:
-        module[name].on(f"emulator:{arch}").launch(1, block, *args, timeout=SMOKE_TIMEOUT)
+        module[name].on(f"emulator:{arch}").launch(1, block, *args, dynamic_lds=dynamic,
+                                                   timeout=SMOKE_TIMEOUT)
     except TimeLimitExceeded as e:
         return KernelRun(name, "timeout", str(e).splitlines()[0])
     except KernelFault as e:
