@@ -15,7 +15,7 @@ from . import kernel_names as _names
 from . import toolchain as _tc
 from .codeobject import DeviceVariable, HiddenArg, KernelArg, KernelInfo, RawKernel, resources_of
 from .compile_diagnostics import CompileError, Diagnostic
-from .errors import ArgumentAttributeError, ArgumentKeyError, ArgumentTypeError
+from .errors import ArgumentAttributeError, ArgumentKeyError, ArgumentTypeError, ArgumentValueError
 
 DEFAULT_FILENAME = "cell"
 
@@ -291,6 +291,14 @@ class Module:
     @property
     def from_cache(self) -> bool:
         return all(co.from_cache for co in self.objects.values())
+
+    def _of_arch(self, table: dict[str, Any], arch: str, owner: str) -> Any:
+        """``table[arch]`` of a per-arch artefact (a front end's IR, its MLIR), or an error
+        naming the archs ``owner`` was compiled for."""
+        if arch not in table:
+            raise ArgumentValueError(f"{owner} was compiled for {', '.join(self.archs)}, "
+                                     f"not {arch}")
+        return table[arch]
 
     def add_arch_hint(self, arch: str) -> str:
         """How to get a code object for ``arch`` into a module like this one (the end of the

@@ -88,10 +88,7 @@ class TritonModule(Module):
 
     def ir_for(self, arch: str) -> IRStages:
         """The IR stages of one arch."""
-        if arch not in self.stages:
-            raise ArgumentValueError(f"{self.kernel_name} was compiled for "
-                                     f"{', '.join(self.archs)}, not {arch}")
-        return self.stages[arch]
+        return self._of_arch(self.stages, arch, self.kernel_name)
 
     def isa(self, kernel: str, arch: str | None = None):
         """The ISA listing with the kernel's Python source lines above their code; code Triton

@@ -73,10 +73,7 @@ class WaveModule(Module):
 
     def mlir_for(self, arch: str) -> str:
         """The MLIR Wave generated for one arch."""
-        if arch not in self.mlir_text:
-            raise ArgumentValueError(f"{self.kernel_name} was compiled for "
-                                     f"{', '.join(self.archs)}, not {arch}")
-        return self.mlir_text[arch]
+        return self._of_arch(self.mlir_text, arch, self.kernel_name)
 
 
 def check_options(options: dict[str, Any]) -> dict[str, Any]:
